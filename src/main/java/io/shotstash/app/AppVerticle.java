@@ -1,0 +1,176 @@
+package io.shotstash.app;
+
+import io.shotstash.auth.Tokens;
+import io.shotstash.db.Database;
+import io.shotstash.http.HttpServices;
+import io.shotstash.http.HttpVerticle;
+import io.shotstash.people.AccountWrites;
+import io.shotstash.people.Sessions;
+import io.shotstash.publicdata.PublicState;
+import io.shotstash.publicdata.PublicStateHolder;
+import io.shotstash.publicdata.PublicStateLoader;
+import io.shotstash.publicdata.ReplicaVerticle;
+import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.TomlCodec;
+import io.shotstash.publicdata.git.DataRepository;
+import io.shotstash.publicdata.git.GitTreeWriter;
+import io.shotstash.publicdata.write.Attribution;
+import io.shotstash.publicdata.write.GitWriterVerticle;
+import io.shotstash.publicdata.write.PublicDataClient;
+import io.shotstash.publicdata.write.WriteHandler;
+import io.shotstash.ratelimit.LocalRateLimiter;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.sqlclient.Pool;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts one node: prepares the database and the data folder, loads the public state, then deploys
+ * the replica, the git writer and the HTTP verticles. {@link #start()} is one composed future; any
+ * failure stops the start with its reason.
+ */
+public final class AppVerticle extends VerticleBase {
+  private static final Logger log = LoggerFactory.getLogger(AppVerticle.class);
+
+  private final Config config;
+  private final String nodeId = UUID.randomUUID().toString();
+  private final AtomicBoolean migrated = new AtomicBoolean();
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final List<HttpVerticle> httpVerticles = new ArrayList<>();
+  private final LocalRateLimiter limiter = new LocalRateLimiter();
+  private PublicStateHolder holder;
+  private Pool pool;
+  private String setupToken;
+
+  public AppVerticle(Config config) {
+    this.config = config;
+  }
+
+  @Override
+  public Future<?> start() {
+    TomlCodec codec = new TomlCodec();
+    return vertx.executeBlocking(() -> {
+      Database.prepare(config.database());
+      migrated.set(true);
+      Files.createDirectories(config.dataDir());
+      Files.createDirectories(config.dataDir().resolve("media"));
+      return null;
+    }).compose(v -> vertx.executeBlocking(() -> openDataRepository()))
+        .compose(repository -> vertx.executeBlocking(() -> new PublicStateLoader(repository, codec).loadHead())
+            .compose(state -> deployAll(repository, codec, state)))
+        .onSuccess(v -> announce());
+  }
+
+  private DataRepository openDataRepository() {
+    DataRepository repository = DataRepository.openOrInit(config.dataRepo(), config.dataBranch(), Sheet.templates(),
+        new Attribution(config.noreplyDomain()).ident(io.shotstash.auth.Actor.SYSTEM, Instant.now()));
+    closeables.add(repository);
+    return repository;
+  }
+
+  private Future<?> deployAll(DataRepository repository, TomlCodec codec, PublicState state) {
+    holder = new PublicStateHolder(state);
+    pool = Database.pool(vertx, config);
+    setupToken = config.setupToken() != null ? config.setupToken() : Tokens.random("sst_");
+    PublicStateLoader loader = new PublicStateLoader(repository, codec);
+    GitTreeWriter git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery());
+    closeables.add(0, git);
+    Map<String, WriteHandler> handlers = new HashMap<>();
+    for (WriteHandler h : AccountWrites.handlers()) {
+      handlers.put(h.action(), h);
+    }
+    return vertx.executeBlocking(this::jwtSecret).compose(secret -> {
+      Sessions sessions = new Sessions(vertx, pool, holder, secret, config.sessionDays());
+      HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
+          setupToken, migrated::get);
+      vertx.setPeriodic(60_000, id -> limiter.prune());
+      return vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId))
+          .compose(id -> vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec,
+              new Attribution(config.noreplyDomain()), handlers, nodeId)))
+          .compose(id -> deployHttp(services));
+    });
+  }
+
+  private Future<?> deployHttp(HttpServices services) {
+    int instances = config.effectiveHttpInstances();
+    return vertx.deployVerticle(() -> {
+      HttpVerticle v = new HttpVerticle(services);
+      synchronized (httpVerticles) {
+        httpVerticles.add(v);
+      }
+      return v;
+    }, new DeploymentOptions().setInstances(instances));
+  }
+
+  /** The JWT key: the setting, or one generated once and kept in the data folder (mode 0600). */
+  private String jwtSecret() throws IOException {
+    if (config.jwtSecret() != null) {
+      return config.jwtSecret();
+    }
+    Path file = config.dataDir().resolve("jwt.key");
+    if (Files.exists(file)) {
+      return Files.readString(file, StandardCharsets.UTF_8).strip();
+    }
+    String secret = Tokens.random("");
+    Files.writeString(file, secret, StandardCharsets.UTF_8);
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException e) {
+      log.debug("no POSIX permissions on this file system; {} keeps its default mode", file);
+    }
+    return secret;
+  }
+
+  private void announce() {
+    log.info("Shotstash is listening on http://localhost:{} (data in {}, database {})", port(),
+        config.dataDir().toAbsolutePath().normalize(), config.database().display());
+    if (!holder.current().hasActiveAdministrator()) {
+      if (config.setupToken() == null) {
+        // Printed once, at start, so the person who started the app can finish setup.
+        log.info("First-run setup: POST /api/setup with header X-Setup-Token: {}", setupToken);
+      } else {
+        log.info("First-run setup: POST /api/setup with the X-Setup-Token set in SHOTSTASH_SETUP_TOKEN");
+      }
+    }
+  }
+
+  /** The port the HTTP verticles listen on. */
+  public int port() {
+    synchronized (httpVerticles) {
+      return httpVerticles.isEmpty() ? -1 : httpVerticles.get(0).port();
+    }
+  }
+
+  public PublicStateHolder publicState() {
+    return holder;
+  }
+
+  public Pool pool() {
+    return pool;
+  }
+
+  @Override
+  public Future<?> stop() {
+    Future<Void> closed = pool == null ? Future.succeededFuture() : pool.close();
+    return closed.eventually(() -> vertx.executeBlocking(() -> {
+      for (AutoCloseable c : closeables) {
+        c.close();
+      }
+      return null;
+    }));
+  }
+}

@@ -1,0 +1,207 @@
+package io.shotstash.app;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The validated settings of one node. Defaults come from {@code conf/defaults.properties} (shipped in
+ * the jar); every key can be overridden by the environment variable of the same name. Invalid
+ * settings are collected, one line per problem naming the variable, and thrown together.
+ *
+ * <p>docs/configuration.md lists every setting; keep the two in step.
+ */
+public record Config(
+    DatabaseUrl database,
+    int dbPoolSize,
+    String httpHost,
+    int httpPort,
+    int httpInstances,
+    Path dataDir,
+    Path dataRepo,
+    String dataBranch,
+    String setupToken,
+    String jwtSecret,
+    String noreplyDomain,
+    int sessionDays,
+    int repackEvery) {
+
+  /** A PostgreSQL location parsed from {@code postgresql://user[:password]@host[:port]/database}. */
+  public record DatabaseUrl(String host, int port, String database, String user, String password) {
+    public String jdbcUrl() {
+      return "jdbc:postgresql://" + host + ":" + port + "/" + database;
+    }
+
+    public DatabaseUrl withDatabase(String other) {
+      return new DatabaseUrl(host, port, other, user, password);
+    }
+
+    /** The URL without its password, safe to print. */
+    public String display() {
+      return "postgresql://" + user + "@" + host + ":" + port + "/" + database;
+    }
+
+    static DatabaseUrl parse(String raw) {
+      URI uri;
+      try {
+        uri = new URI(raw);
+      } catch (URISyntaxException e) {
+        throw new IllegalArgumentException("is not a URL");
+      }
+      if (!"postgresql".equals(uri.getScheme()) && !"postgres".equals(uri.getScheme())) {
+        throw new IllegalArgumentException("must start with postgresql://");
+      }
+      if (uri.getHost() == null) {
+        throw new IllegalArgumentException("names no host");
+      }
+      String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+      if (!path.matches("[A-Za-z0-9_]{1,63}")) {
+        throw new IllegalArgumentException("must name a database (letters, digits, _)");
+      }
+      String user = "postgres";
+      String password = null;
+      if (uri.getUserInfo() != null && !uri.getUserInfo().isEmpty()) {
+        String[] parts = uri.getUserInfo().split(":", 2);
+        user = parts[0];
+        password = parts.length > 1 ? parts[1] : null;
+      }
+      return new DatabaseUrl(uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), path, user, password);
+    }
+  }
+
+  /** Thrown with every problem found, one line each. */
+  public static final class InvalidConfigException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final List<String> problems;
+
+    InvalidConfigException(List<String> problems) {
+      super(String.join("\n", problems));
+      this.problems = List.copyOf(problems);
+    }
+
+    public List<String> problems() {
+      return problems;
+    }
+  }
+
+  /** Loads the defaults from the jar and overlays the process environment. */
+  public static Config fromEnvironment() {
+    return load(System.getenv());
+  }
+
+  /** Loads the defaults from the jar and overlays {@code overrides} (tests pass their own map). */
+  public static Config load(Map<String, String> overrides) {
+    Map<String, String> values = new HashMap<>(defaults());
+    overrides.forEach((k, v) -> {
+      if (v != null && (values.containsKey(k) || k.startsWith("SHOTSTASH_") || k.equals("DATABASE_URL"))) {
+        values.put(k, v);
+      }
+    });
+    return new Reader(values).read();
+  }
+
+  static Map<String, String> defaults() {
+    Properties props = new Properties();
+    try (InputStream in = Config.class.getResourceAsStream("/conf/defaults.properties")) {
+      if (in == null) {
+        throw new IllegalStateException("conf/defaults.properties is missing from the class path");
+      }
+      props.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<String, String> map = new HashMap<>();
+    props.forEach((k, v) -> map.put(k.toString(), v.toString()));
+    return map;
+  }
+
+  /** Reads each setting, collecting problems instead of stopping at the first. */
+  private static final class Reader {
+    private final Map<String, String> values;
+    private final List<String> problems = new ArrayList<>();
+
+    Reader(Map<String, String> values) {
+      this.values = values;
+    }
+
+    Config read() {
+      DatabaseUrl db = null;
+      try {
+        db = DatabaseUrl.parse(text("DATABASE_URL"));
+      } catch (IllegalArgumentException e) {
+        problems.add("DATABASE_URL " + e.getMessage() + " (expected postgresql://user@host:port/database)");
+      }
+      int pool = integer("SHOTSTASH_DB_POOL_SIZE", 1, 64);
+      String host = text("SHOTSTASH_HTTP_HOST");
+      int port = integer("SHOTSTASH_HTTP_PORT", 0, 65535);
+      int instances = integer("SHOTSTASH_HTTP_INSTANCES", 0, 64);
+      Path dataDir = Path.of(text("SHOTSTASH_DATA_DIR"));
+      String repo = optional("SHOTSTASH_DATA_REPO");
+      Path dataRepo = repo == null ? dataDir.resolve("public.git") : Path.of(repo);
+      String branch = text("SHOTSTASH_DATA_BRANCH");
+      if (!branch.matches("[A-Za-z0-9][A-Za-z0-9._/-]{0,99}") || branch.contains("..")) {
+        problems.add("SHOTSTASH_DATA_BRANCH must be a plain branch name, got '" + branch + "'");
+      }
+      String setupToken = optional("SHOTSTASH_SETUP_TOKEN");
+      if (setupToken != null && setupToken.length() < 16) {
+        problems.add("SHOTSTASH_SETUP_TOKEN must be at least 16 characters");
+      }
+      String jwtSecret = optional("SHOTSTASH_JWT_SECRET");
+      if (jwtSecret != null && jwtSecret.length() < 32) {
+        problems.add("SHOTSTASH_JWT_SECRET must be at least 32 characters");
+      }
+      String noreply = text("SHOTSTASH_NOREPLY_DOMAIN");
+      if (!noreply.matches("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+")) {
+        problems.add("SHOTSTASH_NOREPLY_DOMAIN must be a lowercase domain name, got '" + noreply + "'");
+      }
+      int sessionDays = integer("SHOTSTASH_SESSION_DAYS", 1, 365);
+      int repackEvery = integer("SHOTSTASH_REPACK_EVERY", 10, 1_000_000);
+      if (!problems.isEmpty()) {
+        throw new InvalidConfigException(problems);
+      }
+      return new Config(db, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
+          noreply, sessionDays, repackEvery);
+    }
+
+    private String text(String key) {
+      String v = values.get(key);
+      if (v == null || v.isBlank()) {
+        problems.add(key + " must not be empty");
+        return "";
+      }
+      return v.trim();
+    }
+
+    private String optional(String key) {
+      String v = values.get(key);
+      return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    private int integer(String key, int min, int max) {
+      String v = values.get(key);
+      try {
+        int n = Integer.parseInt(v == null ? "" : v.trim());
+        if (n < min || n > max) {
+          problems.add(key + " must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+      } catch (NumberFormatException e) {
+        problems.add(key + " must be a whole number between " + min + " and " + max + ", got '" + v + "'");
+        return min;
+      }
+    }
+  }
+
+  /** HTTP verticle instances: the setting, or one per core when it is 0. */
+  public int effectiveHttpInstances() {
+    return httpInstances > 0 ? httpInstances : Math.max(1, Runtime.getRuntime().availableProcessors());
+  }
+}

@@ -1,0 +1,115 @@
+package io.shotstash.bus;
+
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+
+/**
+ * A refusal: the HTTP status, the documented code, a message for logs and people, and, for
+ * validation failures, the offending fields. It travels over the event bus as a
+ * {@link ReplyException} whose failure code is the status and whose message is this as JSON, so it
+ * crosses cluster nodes unchanged; the HTTP layer writes it out in the surface's error shape.
+ */
+public record ApiError(int status, String code, String message, JsonObject fields, Integer retryAfterSeconds) {
+
+  public ApiError {
+    fields = fields == null ? null : fields.copy();
+  }
+
+  public static ApiError of(int status, String code, String message) {
+    return new ApiError(status, code, message, null, null);
+  }
+
+  public static ApiError validation(Map<String, String> fields) {
+    JsonObject f = new JsonObject();
+    fields.forEach(f::put);
+    return new ApiError(422, "validation_failed", "Some fields are not valid", f, null);
+  }
+
+  public static ApiError validation(String field, String reason) {
+    return validation(Map.of(field, reason));
+  }
+
+  public static ApiError notFound() {
+    return of(404, "not_found", "Not found");
+  }
+
+  public static ApiError conflict(String code, String message) {
+    return of(409, code, message);
+  }
+
+  public static ApiError forbidden(String message) {
+    return of(403, "forbidden", message);
+  }
+
+  public static ApiError unauthenticated() {
+    return of(401, "unauthenticated", "Sign in first");
+  }
+
+  public static ApiError rateLimited(int retryAfterSeconds) {
+    return new ApiError(429, "rate_limited", "Too many requests; try again later", null, retryAfterSeconds);
+  }
+
+  public static ApiError internal() {
+    return of(500, "internal_error", "Something went wrong on our side");
+  }
+
+  public JsonObject toJson() {
+    JsonObject json = new JsonObject().put("code", code).put("message", message);
+    if (fields != null) {
+      json.put("fields", fields.copy());
+    }
+    if (retryAfterSeconds != null) {
+      json.put("retryAfter", retryAfterSeconds);
+    }
+    return json;
+  }
+
+  public static ApiError fromJson(int status, JsonObject json) {
+    return new ApiError(status, json.getString("code"), json.getString("message"),
+        json.getJsonObject("fields"), json.getInteger("retryAfter"));
+  }
+
+  /** The form in which this refusal travels as a failed reply. */
+  public ReplyException toException() {
+    return new Refused(this);
+  }
+
+  /**
+   * Reads a failure back: our own refusals (locally or from another node), anything else as null
+   * (the caller answers 500 and logs it with a trace id).
+   */
+  public static ApiError from(Throwable failure) {
+    if (failure instanceof Refused r) {
+      return r.error;
+    }
+    if (failure instanceof ReplyException re && re.failureType() == ReplyFailure.RECIPIENT_FAILURE
+        && re.failureCode() >= 400 && re.failureCode() < 600 && re.getMessage() != null
+        && re.getMessage().startsWith("{")) {
+      try {
+        return fromJson(re.failureCode(), new JsonObject(re.getMessage()));
+      } catch (DecodeException e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** A ReplyException that keeps the structured error for local callers. */
+  static final class Refused extends ReplyException {
+    private static final long serialVersionUID = 1L;
+    private final transient ApiError error;
+
+    Refused(ApiError error) {
+      super(ReplyFailure.RECIPIENT_FAILURE, error.status(), error.toJson().encode());
+      this.error = error;
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this; // a refusal is an answer, not a bug: no stack trace to build
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package io.shotstash.http;
+
+import io.shotstash.auth.Actor;
+import io.shotstash.auth.Passwords;
+import io.shotstash.auth.Tokens;
+import io.shotstash.bus.ApiError;
+import io.shotstash.people.AccountWrites;
+import io.shotstash.people.PersonRules;
+import io.shotstash.people.PersonView;
+import io.shotstash.people.Sessions;
+import io.shotstash.publicdata.records.AccountLevel;
+import io.shotstash.publicdata.write.WriteCommand;
+import io.shotstash.ratelimit.SlidingWindow;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.CookieSameSite;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * First-run setup and password sessions: {@code POST /api/setup}, {@code POST /api/auth/login},
+ * {@code POST /api/auth/logout}, {@code GET /api/auth/me}.
+ */
+final class AuthRoutes {
+  private static final Duration MINUTE = Duration.ofMinutes(1);
+  private static final int PER_IP_PER_MINUTE = 30;
+  private static final int FAILED_PER_ACCOUNT_PER_MINUTE = 10;
+
+  private final Vertx vertx;
+  private final HttpServices services;
+
+  AuthRoutes(Vertx vertx, HttpServices services) {
+    this.vertx = vertx;
+    this.services = services;
+  }
+
+  void mount(Router router, BodyHandler json) {
+    router.post("/api/setup").handler(json).handler(ctx -> Routes.run(ctx, setup(ctx)));
+    router.post("/api/auth/login").handler(json).handler(ctx -> Routes.run(ctx, login(ctx)));
+    router.post("/api/auth/logout").handler(json).handler(ctx -> Routes.run(ctx, logout(ctx)));
+    router.get("/api/auth/me").handler(ctx -> Routes.run(ctx, me(ctx)));
+  }
+
+  private Future<Void> setup(RoutingContext ctx) {
+    return perIpLimit(ctx, "setup").compose(v -> {
+      if (services.publicState().current().hasActiveAdministrator()) {
+        throw ApiError.conflict("conflict", "Setup is already done").toException();
+      }
+      if (!Tokens.sameSecret(ctx.request().getHeader("X-Setup-Token"), services.setupToken())) {
+        throw ApiError.of(401, "unauthenticated", "The X-Setup-Token header is missing or wrong").toException();
+      }
+      JsonBody body = JsonBody.of(ctx, Set.of("slug", "fullName", "email", "password"));
+      String slug = body.string("slug");
+      String fullName = body.string("fullName");
+      String email = body.string("email");
+      String password = body.string("password");
+      body.problems(PersonRules.newAccountProblems(slug, fullName, email, password, true, null));
+      body.validate();
+      return vertx.executeBlocking(() -> Passwords.hash(password))
+          .compose(hash -> services.writes().write(new WriteCommand(AccountWrites.SETUP, Actor.SYSTEM, "POST",
+              "/api/setup", AccountWrites.newAccountParams(slug, fullName, email, hash, AccountLevel.ADMINISTRATOR))))
+          .compose(reply -> Envelope.ok(ctx, 201, reply.getJsonObject("person")));
+    });
+  }
+
+  private Future<Void> login(RoutingContext ctx) {
+    return perIpLimit(ctx, "login").compose(v -> {
+      JsonBody body = JsonBody.of(ctx, Set.of("login", "password"));
+      String login = body.string("login");
+      String password = body.string("password");
+      if (login == null || login.isBlank() || login.length() > 254) {
+        body.problem("login", "is required: a slug or an email");
+      }
+      if (password == null || password.isEmpty() || password.length() > PersonRules.PASSWORD_MAX) {
+        body.problem("password", "is required");
+      }
+      body.validate();
+      String accountKey = "login-failed:" + login.strip().toLowerCase(Locale.ROOT);
+      return services.limiter().check(accountKey, FAILED_PER_ACCOUNT_PER_MINUTE, MINUTE).compose(d -> {
+        if (!d.allowed()) {
+          throw ApiError.rateLimited(d.retryAfterSeconds()).toException();
+        }
+        return services.sessions().login(login.strip(), password, ctx.request().getHeader("User-Agent"));
+      }).compose(issued -> {
+        if (issued.isEmpty()) {
+          return services.limiter().record(accountKey, MINUTE).compose(x -> Future.failedFuture(
+              ApiError.of(401, "invalid_credentials", "The login or the password is wrong").toException()));
+        }
+        Sessions.Issued s = issued.get();
+        ctx.response().addCookie(sessionCookie(ctx, s.token(), s.maxAgeSeconds()));
+        return Envelope.ok(ctx, 200, new JsonObject().put("token", s.token())
+            .put("person", PersonView.selfJson(s.person(), s.email())));
+      });
+    });
+  }
+
+  private Future<Void> logout(RoutingContext ctx) {
+    Actor.Member member = Callers.member(ctx);
+    return services.sessions().revoke(member.sessionId()).compose(v -> {
+      ctx.response().addCookie(sessionCookie(ctx, "", 0));
+      return Envelope.ok(ctx, 200, new JsonObject().put("signedOut", true));
+    });
+  }
+
+  private Future<Void> me(RoutingContext ctx) {
+    Actor.Member member = Callers.member(ctx);
+    return services.sessions().emailOf(member.personId()).compose(email -> Envelope.ok(ctx, 200,
+        PersonView.selfJson(services.publicState().current().personById(member.personId()).orElseThrow(), email)));
+  }
+
+  private Future<Void> perIpLimit(RoutingContext ctx, String what) {
+    String ip = ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().hostAddress();
+    return services.limiter().tryAcquire(what + ":" + ip, PER_IP_PER_MINUTE, MINUTE).compose(d -> refuseIfLimited(d));
+  }
+
+  static Future<Void> refuseIfLimited(SlidingWindow.Decision d) {
+    return d.allowed() ? Future.succeededFuture() : Future.failedFuture(ApiError.rateLimited(d.retryAfterSeconds()).toException());
+  }
+
+  private static Cookie sessionCookie(RoutingContext ctx, String value, int maxAgeSeconds) {
+    return Cookie.cookie(Callers.COOKIE, value).setHttpOnly(true).setSameSite(CookieSameSite.LAX).setPath("/")
+        .setMaxAge(maxAgeSeconds).setSecure(ctx.request().isSSL());
+  }
+}

@@ -1,0 +1,73 @@
+package io.shotstash.http;
+
+import io.shotstash.bus.ApiError;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Instant;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The response shape of every {@code /api} route but the worker contract (MODERATION.md →
+ * Conventions): {@code {success, data, metadata}} or {@code {success: false, error, metadata}}.
+ */
+public final class Envelope {
+  private static final Logger log = LoggerFactory.getLogger(Envelope.class);
+
+  private Envelope() {}
+
+  public static JsonObject metadata() {
+    return new JsonObject().put("timestamp", Instant.now().toString());
+  }
+
+  public static Future<Void> ok(RoutingContext ctx, int status, Object data) {
+    return send(ctx, status, new JsonObject().put("success", true).put("data", data).put("metadata", metadata()));
+  }
+
+  /** A page of results with its paging metadata ({@code totalPages} at least 1). */
+  public static Future<Void> page(RoutingContext ctx, Object data, int page, int perPage, long totalItems) {
+    long totalPages = Math.max(1, (totalItems + perPage - 1) / perPage);
+    JsonObject meta = metadata().put("page", page).put("perPage", perPage).put("totalItems", totalItems)
+        .put("totalPages", totalPages);
+    return send(ctx, 200, new JsonObject().put("success", true).put("data", data).put("metadata", meta));
+  }
+
+  public static Future<Void> error(RoutingContext ctx, ApiError error) {
+    String traceId = UUID.randomUUID().toString();
+    JsonObject body = new JsonObject().put("code", error.code()).put("message", error.message());
+    if (error.fields() != null) {
+      body.put("fields", error.fields());
+    }
+    body.put("traceId", traceId);
+    if (error.retryAfterSeconds() != null) {
+      ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
+    }
+    return send(ctx, error.status(), new JsonObject().put("success", false).put("error", body).put("metadata", metadata()));
+  }
+
+  /** Writes any failure: our refusals as they are, anything else as a 500 with a logged trace id. */
+  public static Future<Void> failure(RoutingContext ctx, Throwable failure) {
+    ApiError error = ApiError.from(failure);
+    if (error != null) {
+      return error(ctx, error);
+    }
+    String traceId = UUID.randomUUID().toString();
+    log.error("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
+    ApiError internal = ApiError.internal();
+    return send(ctx, 500, new JsonObject().put("success", false)
+        .put("error", new JsonObject().put("code", internal.code()).put("message", internal.message()).put("traceId", traceId))
+        .put("metadata", metadata()));
+  }
+
+  private static Future<Void> send(RoutingContext ctx, int status, JsonObject body) {
+    if (ctx.response().ended()) {
+      return Future.succeededFuture();
+    }
+    return ctx.response().setStatusCode(status)
+        .putHeader("Content-Type", "application/json; charset=utf-8")
+        .putHeader("Cache-Control", "no-store")
+        .end(body.encode());
+  }
+}

@@ -1,0 +1,20 @@
+package io.shotstash.http;
+
+import io.shotstash.app.Config;
+import io.shotstash.people.Sessions;
+import io.shotstash.publicdata.PublicStateHolder;
+import io.shotstash.publicdata.write.PublicDataClient;
+import io.shotstash.ratelimit.RateLimiter;
+import io.vertx.sqlclient.Pool;
+import java.util.function.BooleanSupplier;
+
+/** What the HTTP verticles of one node share: settings, stores and the node's services. */
+public record HttpServices(
+    Config config,
+    Pool pool,
+    PublicStateHolder publicState,
+    PublicDataClient writes,
+    Sessions sessions,
+    RateLimiter limiter,
+    String setupToken,
+    BooleanSupplier migrated) {}

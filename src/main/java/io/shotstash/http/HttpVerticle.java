@@ -1,0 +1,88 @@
+package io.shotstash.http;
+
+import io.shotstash.bus.ApiError;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.TimeoutHandler;
+
+/**
+ * Translates HTTP into calls on this node's services and messages to the verticles that own the
+ * rules. One instance per core; every instance builds the same router. Request bodies are only
+ * buffered on routes that expect JSON (never on uploads).
+ */
+public final class HttpVerticle extends VerticleBase {
+  /** JSON bodies on the community and account routes. */
+  static final long JSON_BODY_LIMIT = 256 * 1024;
+
+  private final HttpServices services;
+  private HttpServer server;
+
+  public HttpVerticle(HttpServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public Future<?> start() {
+    Router router = Router.router(vertx);
+    BodyHandler json = BodyHandler.create(false).setBodyLimit(JSON_BODY_LIMIT);
+    Callers callers = new Callers(services.sessions());
+
+    router.route().handler(ctx -> {
+      ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+      ctx.next();
+    });
+    new OpsRoutes(services).mount(router);
+
+    router.route("/api/*").handler(TimeoutHandler.create(30_000));
+    router.route("/api/*").handler(this::setupGate);
+    router.route("/api/*").handler(callers::resolve);
+    new AuthRoutes(vertx, services).mount(router, json);
+    new PeopleRoutes(vertx, services).mount(router, json);
+    router.route("/api/*").handler(ctx -> Envelope.error(ctx, ApiError.notFound()));
+
+    router.route().failureHandler(this::onFailure);
+
+    HttpServerOptions options = new HttpServerOptions()
+        .setHost(services.config().httpHost())
+        .setPort(services.config().httpPort())
+        .setIdleTimeout(120)
+        .setHandle100ContinueAutomatically(true);
+    return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+  }
+
+  /** The port this instance listens on (the actual one when the setting was 0). */
+  public int port() {
+    return server == null ? -1 : server.actualPort();
+  }
+
+  /** Until a first administrator exists every API answers 503 SETUP_REQUIRED, but setup itself. */
+  private void setupGate(RoutingContext ctx) {
+    if (services.publicState().current().hasActiveAdministrator() || "/api/setup".equals(ctx.normalizedPath())) {
+      ctx.next();
+      return;
+    }
+    Envelope.error(ctx, ApiError.of(503, "SETUP_REQUIRED", "Finish first-run setup: POST /api/setup"));
+  }
+
+  private void onFailure(RoutingContext ctx) {
+    if (ctx.failure() != null) {
+      Envelope.failure(ctx, ctx.failure());
+      return;
+    }
+    int status = ctx.statusCode();
+    ApiError error = switch (status) {
+      case 413 -> ApiError.of(413, "body_too_large", "The request body is too large");
+      case 404 -> ApiError.notFound();
+      case 405 -> ApiError.of(405, "method_not_allowed", "This route does not take that method");
+      case 503 -> ApiError.of(503, "timeout", "The request took too long");
+      default -> status >= 400 && status < 500 ? ApiError.of(status, "bad_request", "The request is not valid")
+          : ApiError.internal();
+    };
+    Envelope.error(ctx, error);
+  }
+}

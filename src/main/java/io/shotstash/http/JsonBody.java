@@ -1,0 +1,89 @@
+package io.shotstash.http;
+
+import io.shotstash.bus.ApiError;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a request's JSON object body strictly: it must be an object, carry only the keys the
+ * route knows, and each value must have the expected type. Problems become one 422 with fields.
+ */
+public final class JsonBody {
+  private final JsonObject json;
+  private final Map<String, String> problems = new LinkedHashMap<>();
+
+  private JsonBody(JsonObject json) {
+    this.json = json;
+  }
+
+  /** Parses the body (absent or empty counts as {}) and refuses unknown keys. */
+  public static JsonBody of(RoutingContext ctx, Set<String> allowedKeys) {
+    Buffer buffer = ctx.body() == null ? null : ctx.body().buffer();
+    if (buffer == null || buffer.length() == 0) {
+      return new JsonBody(new JsonObject());
+    }
+    Object parsed;
+    try {
+      parsed = buffer.toJsonValue();
+    } catch (DecodeException e) {
+      throw ApiError.validation("body", "must be a JSON object").toException();
+    }
+    if (!(parsed instanceof JsonObject obj)) {
+      throw ApiError.validation("body", "must be a JSON object").toException();
+    }
+    JsonBody body = new JsonBody(obj);
+    for (String key : obj.fieldNames()) {
+      if (!allowedKeys.contains(key)) {
+        body.problems.put(key, "is not a known field");
+      }
+    }
+    return body;
+  }
+
+  /** A string field; null when absent; a non-string is a problem. */
+  public String string(String key) {
+    Object v = json.getValue(key);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String s)) {
+      problems.put(key, "must be a string");
+      return null;
+    }
+    return s;
+  }
+
+  public Boolean bool(String key) {
+    Object v = json.getValue(key);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof Boolean b)) {
+      problems.put(key, "must be true or false");
+      return null;
+    }
+    return b;
+  }
+
+  public void problem(String key, String reason) {
+    if (reason != null) {
+      problems.putIfAbsent(key, reason);
+    }
+  }
+
+  public void problems(Map<String, String> more) {
+    more.forEach(problems::putIfAbsent);
+  }
+
+  /** Throws the collected problems as one 422, if any. */
+  public void validate() {
+    if (!problems.isEmpty()) {
+      throw ApiError.validation(problems).toException();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.shotstash.http;
+
+import io.shotstash.auth.Actor;
+import io.shotstash.auth.Passwords;
+import io.shotstash.bus.ApiError;
+import io.shotstash.people.AccountWrites;
+import io.shotstash.people.PersonRules;
+import io.shotstash.publicdata.records.AccountLevel;
+import io.shotstash.publicdata.write.WriteCommand;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Duration;
+import java.util.Set;
+
+/** Administrators manage accounts: {@code POST /api/people}, {@code POST /api/people/:slug/account-level}. */
+final class PeopleRoutes {
+  private final Vertx vertx;
+  private final HttpServices services;
+
+  PeopleRoutes(Vertx vertx, HttpServices services) {
+    this.vertx = vertx;
+    this.services = services;
+  }
+
+  void mount(Router router, BodyHandler json) {
+    router.post("/api/people").handler(json).handler(ctx -> Routes.run(ctx, create(ctx)));
+    router.post("/api/people/:slug/account-level").handler(json).handler(ctx -> Routes.run(ctx, accountLevel(ctx)));
+  }
+
+  private Future<Void> create(RoutingContext ctx) {
+    Actor.Member admin = Callers.atLeast(ctx, AccountLevel.ADMINISTRATOR);
+    return writeCap(admin).compose(v -> {
+      JsonBody body = JsonBody.of(ctx, Set.of("slug", "fullName", "email", "password", "accountLevel"));
+      String slug = body.string("slug");
+      String fullName = body.string("fullName");
+      String email = body.string("email");
+      String password = body.string("password");
+      String level = body.string("accountLevel");
+      body.problems(PersonRules.newAccountProblems(slug, fullName, email, password, false, level));
+      body.validate();
+      AccountLevel accountLevel = level == null ? AccountLevel.USER : AccountLevel.parse(level).orElseThrow();
+      Future<String> hash = password == null ? Future.succeededFuture(null) : vertx.executeBlocking(() -> Passwords.hash(password));
+      return hash.compose(h -> services.writes().write(new WriteCommand(AccountWrites.CREATE, admin, "POST", ctx.request().path(),
+              AccountWrites.newAccountParams(slug, fullName, email, h, accountLevel))))
+          .compose(reply -> Envelope.ok(ctx, 201, reply.getJsonObject("person")));
+    });
+  }
+
+  private Future<Void> accountLevel(RoutingContext ctx) {
+    Actor.Member admin = Callers.atLeast(ctx, AccountLevel.ADMINISTRATOR);
+    String slug = ctx.pathParam("slug");
+    if (!PersonRules.SLUG.matcher(slug).matches()) { // validated before any lookup
+      throw ApiError.notFound().toException();
+    }
+    return writeCap(admin).compose(v -> {
+      JsonBody body = JsonBody.of(ctx, Set.of("level"));
+      String level = body.string("level");
+      if (AccountLevel.parse(level).isEmpty()) {
+        body.problem("level", "must be one of user, editor, staff, administrator");
+      }
+      body.validate();
+      return services.writes().write(new WriteCommand(AccountWrites.ACCOUNT_LEVEL, admin, "POST", ctx.request().path(),
+              new JsonObject().put("slug", slug).put("level", level)))
+          .compose(reply -> Envelope.ok(ctx, 200, reply.getJsonObject("person")));
+    });
+  }
+
+  /** Every account may make at most 30 writes a minute to the community and moderation routes. */
+  private Future<Void> writeCap(Actor.Member member) {
+    return services.limiter().tryAcquire("writes:" + member.personId(), 30, Duration.ofMinutes(1))
+        .compose(AuthRoutes::refuseIfLimited);
+  }
+}

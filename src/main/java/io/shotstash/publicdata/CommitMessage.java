@@ -1,0 +1,83 @@
+package io.shotstash.publicdata;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A commit message of the public data repository (DATA.md → Commits): a subject
+ * ({@code <actor-slug>: <METHOD> <path>}, or {@code system: <what>}), an optional body and git
+ * trailers. Trailer values never contain a line break, and the body cannot end the message with a
+ * paragraph that looks like trailers, since the trailers always follow it.
+ */
+public record CommitMessage(String subject, String body, List<Map.Entry<String, String>> trailers) {
+
+  public CommitMessage {
+    subject = oneLine(subject);
+    body = body == null ? null : cleanBody(body);
+    trailers = List.copyOf(trailers);
+    for (Map.Entry<String, String> t : trailers) {
+      if (!t.getKey().matches("[A-Za-z][A-Za-z0-9-]*")) {
+        throw new IllegalArgumentException("bad trailer key " + t.getKey());
+      }
+    }
+  }
+
+  /** Starts a message with its subject. */
+  public static Builder subject(String subject) {
+    return new Builder(subject);
+  }
+
+  /** The message as git stores it. */
+  public String render() {
+    StringBuilder sb = new StringBuilder(subject).append("\n");
+    if (body != null && !body.isBlank()) {
+      sb.append("\n").append(body.strip()).append("\n");
+    }
+    if (!trailers.isEmpty()) {
+      sb.append("\n");
+      for (Map.Entry<String, String> t : trailers) {
+        sb.append(t.getKey()).append(": ").append(t.getValue()).append("\n");
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Collapses any line break or control character to a space: subjects and trailer values are one line. */
+  static String oneLine(String s) {
+    return s == null ? "" : s.replaceAll("[\\p{Cntrl}\\u2028\\u2029\\u0085]+", " ").strip();
+  }
+
+  private static String cleanBody(String s) {
+    // keep line breaks (a summary may have paragraphs) but no other control characters
+    return s.replace("\r\n", "\n").replaceAll("[\\p{Cntrl}&&[^\\n]]", " ");
+  }
+
+  /** Builds a message; trailers keep the order they are added in. */
+  public static final class Builder {
+    private final String subject;
+    private String body;
+    private final List<Map.Entry<String, String>> trailers = new ArrayList<>();
+
+    private Builder(String subject) {
+      this.subject = subject;
+    }
+
+    public Builder body(String body) {
+      this.body = body;
+      return this;
+    }
+
+    /** Adds a trailer; a null value adds nothing. */
+    public Builder trailer(String key, String value) {
+      if (value != null) {
+        trailers.add(Map.entry(key, oneLine(value)));
+      }
+      return this;
+    }
+
+    public CommitMessage build() {
+      return new CommitMessage(subject, body, trailers);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package io.shotstash.publicdata.write;
+
+import io.shotstash.bus.Addresses;
+import io.shotstash.bus.ApiError;
+import io.shotstash.publicdata.PublicState;
+import io.shotstash.publicdata.PublicStateHolder;
+import io.shotstash.publicdata.PublicStateLoader;
+import io.shotstash.publicdata.RecordChange;
+import io.shotstash.publicdata.TomlCodec;
+import io.shotstash.publicdata.git.CommitResult;
+import io.shotstash.publicdata.git.GitTreeWriter;
+import io.shotstash.publicdata.git.PathChange;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Transaction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.jgit.lib.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write mutex of the public data (ARCHITECTURE.md → The write path). Commands arrive on
+ * {@code publicdata.write} and run one at a time, in arrival order:
+ * rule → PostgreSQL transaction (private changes) → git commit and compare-and-set of the branch
+ * → PostgreSQL commit (on failure the branch moves back) → apply to the node's state → reply →
+ * publish {@code publicdata.changed}. The next command's rule sees the previous one's result.
+ * JGit runs on a worker thread; the queue keeps the order.
+ */
+public final class GitWriterVerticle extends VerticleBase {
+  private static final Logger log = LoggerFactory.getLogger(GitWriterVerticle.class);
+  /** Commands waiting beyond this answer 503 at once rather than wait for minutes. */
+  private static final int MAX_QUEUED = 10_000;
+
+  private final Pool pool;
+  private final PublicStateHolder holder;
+  private final PublicStateLoader loader;
+  private final GitTreeWriter git;
+  private final TomlCodec codec;
+  private final Attribution attribution;
+  private final Map<String, WriteHandler> handlers;
+  private final String nodeId;
+  private final Deque<Message<JsonObject>> queue = new ArrayDeque<>();
+  private boolean busy;
+
+  public GitWriterVerticle(Pool pool, PublicStateHolder holder, PublicStateLoader loader, GitTreeWriter git,
+      TomlCodec codec, Attribution attribution, Map<String, WriteHandler> handlers, String nodeId) {
+    this.pool = pool;
+    this.holder = holder;
+    this.loader = loader;
+    this.git = git;
+    this.codec = codec;
+    this.attribution = attribution;
+    this.handlers = Map.copyOf(handlers);
+    this.nodeId = nodeId;
+  }
+
+  @Override
+  public Future<?> start() {
+    return vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_WRITE, this::enqueue).completion();
+  }
+
+  private void enqueue(Message<JsonObject> message) {
+    if (queue.size() >= MAX_QUEUED) {
+      ApiError busyError = ApiError.of(503, "busy", "Too many writes are waiting; try again shortly");
+      message.fail(busyError.status(), busyError.toJson().encode());
+      return;
+    }
+    queue.add(message);
+    drain();
+  }
+
+  /** Runs the next command when none is running. Called on this verticle's event loop only. */
+  private void drain() {
+    if (busy || queue.isEmpty()) {
+      return;
+    }
+    busy = true;
+    Message<JsonObject> message = queue.poll();
+    Future<JsonObject> outcome;
+    try {
+      outcome = run(WriteCommand.fromJson(message.body()));
+    } catch (RuntimeException e) {
+      outcome = Future.failedFuture(e);
+    }
+    outcome.onComplete(ar -> {
+      if (ar.succeeded()) {
+        message.reply(ar.result());
+      } else {
+        fail(message, ar.cause());
+      }
+      busy = false;
+      drain();
+    });
+  }
+
+  private Future<JsonObject> run(WriteCommand command) {
+    WriteHandler handler = handlers.get(command.action());
+    if (handler == null) {
+      return Future.failedFuture(new IllegalArgumentException("no write rule for action " + command.action()));
+    }
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    PublicState before = holder.current();
+    return pool.getConnection().compose(conn -> conn.begin()
+        .compose(tx -> handler.plan(new WriteContext(before, conn, now), command)
+            .compose(plan -> plan.privateWork().apply(conn).map(plan))
+            .compose(plan -> commitToGit(before, plan, command, now))
+            .compose(done -> commitPrivate(tx, done))
+            .onFailure(err -> tx.rollback()))
+        .eventually(conn::close))
+        .map(done -> publish(before, done));
+  }
+
+  /** What the git step produced: the plan, the new commit (null when nothing changed) and the bytes written. */
+  private record Committed(WritePlan plan, ObjectId commit, List<JsonObject> events) {}
+
+  private Future<Committed> commitToGit(PublicState before, WritePlan plan, WriteCommand command, Instant now) {
+    if (plan.changes().isEmpty()) {
+      return Future.succeededFuture(new Committed(plan, null, List.of()));
+    }
+    List<PathChange> paths = new ArrayList<>();
+    List<JsonObject> events = new ArrayList<>();
+    for (RecordChange c : plan.changes()) {
+      byte[] bytes = c.isDelete() ? null : codec.encode(c.sheet(), c.record());
+      paths.add(bytes == null ? PathChange.delete(c.path()) : PathChange.put(c.path(), bytes));
+      events.add(new JsonObject().put("sheet", c.sheet().sheetName()).put("key", c.key())
+          .put("content", bytes == null ? null : new String(bytes, StandardCharsets.UTF_8)));
+    }
+    ObjectId parent = before.commit() == null ? null : ObjectId.fromString(before.commit());
+    String message = plan.message().render();
+    return vertx.executeBlocking(() -> git.commit(parent, paths, attribution.ident(command.actor(), now), message))
+        .compose(result -> {
+          if (result instanceof CommitResult.Committed c) {
+            return Future.succeededFuture(new Committed(plan, c.commit(), events));
+          }
+          if (result instanceof CommitResult.NoChange) {
+            return Future.succeededFuture(new Committed(plan, null, List.of()));
+          }
+          // Someone else moved the branch (a writer that still believes it holds the lock, or a
+          // hand-made push). Never commit on top blindly: catch up and let the caller retry.
+          log.warn("the data branch moved under the writer; catching up from the repository");
+          return vertx.executeBlocking(() -> loader.catchUp(before))
+              .compose(caughtUp -> {
+                holder.set(caughtUp);
+                return Future.failedFuture(ApiError.of(503, "write_conflict",
+                    "The data changed under this write; try again").toException());
+              });
+        });
+  }
+
+  private Future<Committed> commitPrivate(Transaction tx, Committed done) {
+    return tx.commit().map(done).recover(err -> {
+      if (done.commit() == null) {
+        return Future.failedFuture(err);
+      }
+      // The private half failed after the public commit: move the branch back so neither happened.
+      ObjectId parent = parentOf(done);
+      return vertx.executeBlocking(() -> git.moveBranch(done.commit(), parent))
+          .compose(moved -> {
+            if (!moved) {
+              log.error("could not move the data branch back from {} after a failed database commit", done.commit().name());
+            }
+            return Future.failedFuture(err);
+          });
+    });
+  }
+
+  private ObjectId parentOf(Committed done) {
+    String parent = holder.current().commit();
+    return parent == null ? ObjectId.zeroId() : ObjectId.fromString(parent);
+  }
+
+  private JsonObject publish(PublicState before, Committed done) {
+    PublicState after = before;
+    if (done.commit() != null) {
+      after = before.apply(done.commit().name(), done.plan().changes());
+      holder.set(after);
+      vertx.eventBus().publish(Addresses.PUBLICDATA_CHANGED, new JsonObject()
+          .put("node", nodeId)
+          .put("parent", before.commit())
+          .put("commit", done.commit().name())
+          .put("changes", new JsonArray(new ArrayList<>(done.events()))));
+      vertx.executeBlocking(() -> {
+        git.maybeRepack();
+        return null;
+      }).onFailure(err -> log.warn("background repack failed", err));
+    }
+    JsonObject reply = done.plan().reply().apply(after);
+    return reply == null ? new JsonObject() : reply;
+  }
+
+  private void fail(Message<JsonObject> message, Throwable cause) {
+    ApiError error = ApiError.from(cause);
+    if (error == null) {
+      String traceId = UUID.randomUUID().toString();
+      log.error("write failed [traceId={}]", traceId, cause);
+      error = ApiError.internal();
+      message.fail(500, error.toJson().put("traceId", traceId).encode());
+      return;
+    }
+    message.fail(error.status(), error.toJson().encode());
+  }
+}

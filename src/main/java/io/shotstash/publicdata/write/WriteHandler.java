@@ -1,0 +1,15 @@
+package io.shotstash.publicdata.write;
+
+import io.vertx.core.Future;
+
+/**
+ * The rule of one write action. It runs inside the write mutex, against the state every earlier
+ * write left: it answers a plan, or fails with an {@link io.shotstash.bus.ApiError} refusal (then
+ * nothing changes). It may read private rows through the context's transaction; it must not write
+ * them itself (that is the plan's private work) and must not block.
+ */
+public interface WriteHandler {
+  String action();
+
+  Future<WritePlan> plan(WriteContext context, WriteCommand command);
+}
