@@ -53,6 +53,16 @@ public sealed interface Actor {
     return new JsonObject().put("kind", this instanceof SystemActor ? "system" : "anonymous");
   }
 
+  private static Set<String> scopes(JsonArray array) {
+    Set<String> out = new java.util.HashSet<>();
+    if (array != null) {
+      for (int i = 0; i < array.size(); i++) {
+        out.add(array.getString(i));
+      }
+    }
+    return out;
+  }
+
   static Actor fromJson(JsonObject json) {
     if (json == null) {
       return ANONYMOUS;
@@ -62,8 +72,7 @@ public sealed interface Actor {
       case "human" -> new Member(json.getString("personId"), json.getString("slug"), json.getString("fullName"),
           AccountLevel.parse(json.getString("level")).orElse(AccountLevel.USER), json.getString("sessionId"));
       case "agent" -> new Agent(json.getString("personId"), json.getString("slug"), json.getString("fullName"),
-          json.getString("grantId"), Set.copyOf(json.getJsonArray("scopes", new JsonArray()).getList().stream()
-              .map(Object::toString).toList()));
+          json.getString("grantId"), scopes(json.getJsonArray("scopes")));
       default -> ANONYMOUS;
     };
   }

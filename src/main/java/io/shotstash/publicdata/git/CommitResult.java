@@ -26,7 +26,9 @@ public sealed interface CommitResult {
     }
 
     /**
-     * The branch was not at the expected parent; nothing moved.
+     * The branch was not at the expected parent, or its ref was locked by someone else at that
+     * moment; nothing moved. If {@code actualHead} equals the expected parent it was the lock,
+     * and retrying is reasonable; otherwise rebase the change onto {@code actualHead}.
      *
      * @param actualHead where the branch actually points, or {@code null} if it is unborn
      */

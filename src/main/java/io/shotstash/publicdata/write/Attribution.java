@@ -4,8 +4,6 @@ import io.shotstash.auth.Actor;
 import io.shotstash.publicdata.CommitMessage;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Date;
-import java.util.TimeZone;
 import org.eclipse.jgit.lib.PersonIdent;
 
 /**
@@ -20,15 +18,13 @@ public final class Attribution {
   }
 
   public PersonIdent ident(Actor actor, Instant when) {
-    Date date = Date.from(when);
-    TimeZone utc = TimeZone.getTimeZone(ZoneOffset.UTC);
     if (actor instanceof Actor.Member m) {
-      return new PersonIdent(m.fullName(), m.slug() + "@users.noreply." + noreplyDomain, date, utc);
+      return new PersonIdent(m.fullName(), m.slug() + "@users.noreply." + noreplyDomain, when, ZoneOffset.UTC);
     }
     if (actor instanceof Actor.Agent a) {
-      return new PersonIdent(a.fullName(), a.slug() + "@users.noreply." + noreplyDomain, date, utc);
+      return new PersonIdent(a.fullName(), a.slug() + "@users.noreply." + noreplyDomain, when, ZoneOffset.UTC);
     }
-    return new PersonIdent("Shotstash", "system@users.noreply." + noreplyDomain, date, utc);
+    return new PersonIdent("Shotstash", "system@users.noreply." + noreplyDomain, when, ZoneOffset.UTC);
   }
 
   /** The commit subject: {@code <actor-slug>: <METHOD> <path>}, or {@code system: <what>}. */

@@ -188,6 +188,22 @@ class GitTreeWriterTest {
     }
 
     @Test
+    void lockedBranchIsConflictAndMovesNothing() throws Exception {
+        ObjectId c1 = commit(null, put("people/a.toml", "a"));
+        // Another process holding the ref lock makes JGit's CAS fail with LOCK_FAILURE.
+        Path lock = Files.createFile(gitDir.resolve("refs/heads/" + BRANCH + ".lock"));
+
+        CommitResult result = writer.commit(c1, List.of(put("people/b.toml", "b")), AUTHOR, "while locked");
+
+        assertThat(result).isEqualTo(new CommitResult.Conflict(c1)); // head did not move: caller may retry
+        assertThat(writer.moveBranch(c1, c1)).isFalse();
+        Files.delete(lock);
+        assertThat(writer.head()).isEqualTo(c1);
+        assertThat(writer.commit(c1, List.of(put("people/b.toml", "b")), AUTHOR, "retry"))
+                .isInstanceOf(CommitResult.Committed.class);
+    }
+
+    @Test
     void expectingACommitOnAnUnbornBranchIsConflict() {
         ObjectId somewhere = ObjectId.fromString("0123456789012345678901234567890123456789");
         assertThat(writer.commit(somewhere, List.of(put("a.toml", "a")), AUTHOR, "x"))
