@@ -4,6 +4,13 @@ import io.shotstash.auth.Tokens;
 import io.shotstash.db.Database;
 import io.shotstash.http.HttpServices;
 import io.shotstash.http.HttpVerticle;
+import io.shotstash.media.LibraryVerticle;
+import io.shotstash.media.LocalStorage;
+import io.shotstash.pipeline.JobQueueVerticle;
+import io.shotstash.pipeline.LeaseSweeperVerticle;
+import io.shotstash.pipeline.QueueListenerVerticle;
+import io.shotstash.pipeline.QueueSignal;
+import io.shotstash.pipeline.WorkerDirectory;
 import io.shotstash.people.AccountWrites;
 import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.PublicState;
@@ -24,6 +31,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.sqlclient.Pool;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,12 +103,21 @@ public final class AppVerticle extends VerticleBase {
     }
     return vertx.executeBlocking(this::jwtSecret).compose(secret -> {
       Sessions sessions = new Sessions(vertx, pool, holder, secret, config.sessionDays());
+      LocalStorage storage = localStorage();
       HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
-          setupToken, migrated::get);
+          setupToken, migrated::get, storage);
       vertx.setPeriodic(60_000, id -> limiter.prune());
+      Config.Pipeline pipeline = config.pipeline();
+      QueueSignal signal = new QueueSignal();
       return vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId))
           .compose(id -> vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec,
               new Attribution(config.noreplyDomain()), handlers, nodeId)))
+          .compose(id -> vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)))
+          .compose(id -> vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
+              pipeline.leaseSeconds(), pipeline.heartbeatSeconds())))
+          .compose(id -> vertx.deployVerticle(new LibraryVerticle(pool, storage)))
+          .compose(id -> vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(),
+              pipeline.sweepSeconds())))
           .compose(id -> deployHttp(services));
     });
   }
@@ -114,6 +131,14 @@ public final class AppVerticle extends VerticleBase {
       }
       return v;
     }, new DeploymentOptions().setInstances(instances));
+  }
+
+  private LocalStorage localStorage() {
+    try {
+      return new LocalStorage(vertx, config.dataDir().resolve("media"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the media folder " + config.dataDir().resolve("media"), e);
+    }
   }
 
   /** The JWT key: the setting, or one generated once and kept in the data folder (mode 0600). */

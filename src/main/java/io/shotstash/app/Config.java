@@ -32,7 +32,17 @@ public record Config(
     String jwtSecret,
     String noreplyDomain,
     int sessionDays,
-    int repackEvery) {
+    int repackEvery,
+    long maxUploadBytes,
+    Pipeline pipeline) {
+
+  /** The worker contract's settings (PIPELINE.md → Settings). */
+  public record Pipeline(String bootstrapToken, long maxOutputBytes, int leaseSeconds, int sweepSeconds) {
+    /** Workers are asked to heartbeat this often; the contract fixes it at 30 s. */
+    public int heartbeatSeconds() {
+      return 30;
+    }
+  }
 
   /** A PostgreSQL location parsed from {@code postgresql://user[:password]@host[:port]/database}. */
   public record DatabaseUrl(String host, int port, String database, String user, String password) {
@@ -101,7 +111,8 @@ public record Config(
   public static Config load(Map<String, String> overrides) {
     Map<String, String> values = new HashMap<>(defaults());
     overrides.forEach((k, v) -> {
-      if (v != null && (values.containsKey(k) || k.startsWith("SHOTSTASH_") || k.equals("DATABASE_URL"))) {
+      if (v != null && (values.containsKey(k) || k.startsWith("SHOTSTASH_") || k.equals("DATABASE_URL")
+          || k.equals("WORKER_BOOTSTRAP_TOKEN"))) {
         values.put(k, v);
       }
     });
@@ -164,11 +175,21 @@ public record Config(
       }
       int sessionDays = integer("SHOTSTASH_SESSION_DAYS", 1, 365);
       int repackEvery = integer("SHOTSTASH_REPACK_EVERY", 10, 1_000_000);
+      String bootstrap = optional("WORKER_BOOTSTRAP_TOKEN");
+      if (bootstrap != null && bootstrap.length() < 32) {
+        problems.add("WORKER_BOOTSTRAP_TOKEN must be at least 32 characters");
+      }
+      int maxOutputMb = integer("SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", 1, 1_048_576);
+      int lease = integer("SHOTSTASH_PIPELINE_LEASE_SECONDS", 61, 3600);
+      int sweep = integer("SHOTSTASH_PIPELINE_SWEEP_SECONDS", 1, Math.max(1, lease / 2));
+      int maxUploadMb = integer("SHOTSTASH_MAX_UPLOAD_MB", 1, 1_048_576);
+      Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep);
       if (!problems.isEmpty()) {
         throw new InvalidConfigException(problems);
       }
       return new Config(db, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
-          noreply, sessionDays, repackEvery);
+          noreply, sessionDays, repackEvery,
+          maxUploadMb * 1024L * 1024L, pipeline);
     }
 
     private String text(String key) {

@@ -10,6 +10,21 @@ public final class Addresses {
   /** Published after each commit: {@code {parent, commit, changes}}; every node's replica applies it. */
   public static final String PUBLICDATA_CHANGED = "publicdata.changed";
 
+  /** The job queue: every pipeline rule over PostgreSQL (workers over HTTP and in-process, people). */
+  public static final String PIPELINE_QUEUE = "pipeline.queue";
+
+  /** Published after each visible job change: {@code {id, seq, status, progress}}. */
+  public static final String PIPELINE_JOB_UPDATED = "pipeline.job.updated";
+
+  /** Published when a worker's token or kinds change or it is revoked: {@code {workerId}}. */
+  public static final String PIPELINE_WORKERS_CHANGED = "pipeline.workers.changed";
+
+  /** Triggers one sweep now (tests and operators); replies with what it did. */
+  public static final String PIPELINE_SWEEP = "pipeline.sweep";
+
+  /** The media library: folders, files, versions, trash. */
+  public static final String MEDIA_LIBRARY = "media.library";
+
   /** The message header that names the operation. */
   public static final String ACTION = "action";
 }

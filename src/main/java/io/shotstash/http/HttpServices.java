@@ -1,6 +1,7 @@
 package io.shotstash.http;
 
 import io.shotstash.app.Config;
+import io.shotstash.media.Storage;
 import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.write.PublicDataClient;
@@ -17,4 +18,5 @@ public record HttpServices(
     Sessions sessions,
     RateLimiter limiter,
     String setupToken,
-    BooleanSupplier migrated) {}
+    BooleanSupplier migrated,
+    Storage storage) {}

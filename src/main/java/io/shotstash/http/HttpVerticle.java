@@ -1,6 +1,7 @@
 package io.shotstash.http;
 
 import io.shotstash.bus.ApiError;
+import io.shotstash.http.pipeline.PipelineRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
@@ -37,13 +38,21 @@ public final class HttpVerticle extends VerticleBase {
       ctx.next();
     });
     new OpsRoutes(services).mount(router);
+    // the worker contract first: its own setup gate, auth and error shape
+    new PipelineRoutes(vertx, services, services.storage()).mount(router);
 
     router.route("/api/*").handler(TimeoutHandler.create(30_000));
     router.route("/api/*").handler(this::setupGate);
     router.route("/api/*").handler(callers::resolve);
     new AuthRoutes(vertx, services).mount(router, json);
     new PeopleRoutes(vertx, services).mount(router, json);
+    MediaRoutes media = new MediaRoutes(vertx, services, services.storage());
+    media.mountApi(router);
+    new StatusRoutes(vertx).mount(router);
     router.route("/api/*").handler(ctx -> Envelope.error(ctx, ApiError.notFound()));
+
+    router.route("/media/*").handler(callers::resolve);
+    media.mountDownloads(router);
 
     router.route().failureHandler(this::onFailure);
 

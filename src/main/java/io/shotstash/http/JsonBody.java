@@ -86,4 +86,19 @@ public final class JsonBody {
       throw ApiError.validation(problems).toException();
     }
   }
+
+  /** Problems with things other than a JSON body (headers, query parameters), collected into one 422. */
+  public static final class Problems {
+    private final Map<String, String> fields = new LinkedHashMap<>();
+
+    public void add(String field, String reason) {
+      fields.putIfAbsent(field, reason);
+    }
+
+    public void throwIfAny() {
+      if (!fields.isEmpty()) {
+        throw ApiError.validation(fields).toException();
+      }
+    }
+  }
 }

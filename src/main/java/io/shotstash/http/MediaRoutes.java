@@ -1,0 +1,122 @@
+package io.shotstash.http;
+
+import io.shotstash.auth.Actor;
+import io.shotstash.auth.Ids;
+import io.shotstash.bus.Addresses;
+import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Requests;
+import io.shotstash.media.LibraryVerticle;
+import io.shotstash.media.Storage;
+import io.shotstash.publicdata.records.AccountLevel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Locale;
+
+/**
+ * The media library over HTTP: {@code POST /api/v1/files} (a raw, streamed upload; editors and up)
+ * and the downloads {@code GET|HEAD /media/o/:fileId} (originals) and {@code /media/p/:versionId}
+ * (processed versions), with Range, for any signed-in person.
+ */
+final class MediaRoutes {
+  private final Vertx vertx;
+  private final HttpServices services;
+  private final Storage storage;
+
+  MediaRoutes(Vertx vertx, HttpServices services, Storage storage) {
+    this.vertx = vertx;
+    this.services = services;
+    this.storage = storage;
+  }
+
+  void mountApi(Router router) {
+    router.post("/api/v1/files").handler(ctx -> Routes.run(ctx, upload(ctx)));
+  }
+
+  void mountDownloads(Router router) {
+    router.get("/media/o/:fileId").handler(ctx -> Routes.run(ctx, original(ctx)));
+    router.head("/media/o/:fileId").handler(ctx -> Routes.run(ctx, original(ctx)));
+    router.get("/media/p/:versionId").handler(ctx -> Routes.run(ctx, version(ctx)));
+    router.head("/media/p/:versionId").handler(ctx -> Routes.run(ctx, version(ctx)));
+  }
+
+  private Future<JsonObject> library(String action, JsonObject body) {
+    return Requests.ask(vertx, Addresses.MEDIA_LIBRARY, action, body);
+  }
+
+  private Future<Void> upload(RoutingContext ctx) {
+    Actor.Member member = Callers.atLeast(ctx, AccountLevel.EDITOR);
+    HttpServerRequest req = ctx.request();
+    req.pause();
+    String name = req.getHeader("X-File-Name");
+    String contentType = req.getHeader("Content-Type");
+    JsonBody.Problems problems = new JsonBody.Problems();
+    if (name == null || name.isBlank() || name.length() > 255 || name.chars().anyMatch(Character::isISOControl)
+        || name.contains("/") || name.contains("\\")) {
+      problems.add("X-File-Name", "must be a file name of 1 to 255 characters, without / or control characters");
+    }
+    String mediaType = contentType == null ? null : contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    if (mediaType == null || !mediaType.matches("[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*")) {
+      problems.add("Content-Type", "must be the file's media type, e.g. video/mp4");
+    }
+    String folderId = req.getParam("folderId");
+    if (folderId != null && !Ids.isUuid(folderId)) {
+      problems.add("folderId", "no such folder");
+    }
+    long limit = services.config().maxUploadBytes();
+    String length = req.getHeader("Content-Length");
+    if (length != null && length.matches("\\d{1,19}") && Long.parseLong(length) > limit) {
+      throw ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB").toException();
+    }
+    problems.throwIfAny();
+    Future<Void> folderOk = folderId == null ? Future.succeededFuture()
+        : library(LibraryVerticle.Actions.FOLDER, new JsonObject().put("id", folderId)).<Void>mapEmpty()
+            .recover(err -> Future.failedFuture(ApiError.validation("folderId", "no such folder").toException()));
+    String fileId = Ids.uuid7();
+    String key = Storage.originalKey(fileId);
+    return folderOk
+        .compose(v -> storage.write(key, req, limit))
+        .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
+            ? ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB").toException() : err))
+        .compose(written -> library(LibraryVerticle.Actions.CREATE_FILE, new JsonObject().put("id", fileId)
+            .put("folderId", folderId).put("name", name.strip()).put("mimeType", mediaType).put("size", written.size())
+            .put("storageKey", key).put("personId", member.personId()))
+            .recover(err -> storage.delete(key).transform(x -> Future.failedFuture(err))))
+        .compose(file -> Envelope.ok(ctx, 201, new JsonObject().put("id", file.getString("id"))
+            .put("name", file.getString("name")).put("mimeType", file.getString("mimeType"))
+            .put("size", file.getLong("size")).put("folderId", file.getString("folderId"))));
+  }
+
+  private Future<Void> original(RoutingContext ctx) {
+    Callers.member(ctx);
+    ctx.request().resume();
+    String id = ctx.pathParam("fileId");
+    if (!Ids.isUuid(id)) {
+      throw ApiError.notFound().toException();
+    }
+    return library(LibraryVerticle.Actions.FILE, new JsonObject().put("id", id)).compose(file ->
+        Downloads.send(ctx, storage.path(file.getString("storageKey")), file.getLong("size"), file.getString("mimeType"),
+            file.getString("name"), ctx.request().getHeader("Range")));
+  }
+
+  private Future<Void> version(RoutingContext ctx) {
+    Callers.member(ctx);
+    ctx.request().resume();
+    String id = ctx.pathParam("versionId");
+    if (!Ids.isUuid(id)) {
+      throw ApiError.notFound().toException();
+    }
+    return library(LibraryVerticle.Actions.VERSION, new JsonObject().put("id", id)).compose(v ->
+        Downloads.send(ctx, storage.path(v.getString("storageKey")), v.getLong("size"), v.getString("mimeType"),
+            baseName(v.getString("fileName")) + "." + v.getString("kind").replace('/', '-') + "." + v.getString("ext"),
+            ctx.request().getHeader("Range")));
+  }
+
+  private static String baseName(String name) {
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+}

@@ -1,0 +1,53 @@
+package io.shotstash.http.pipeline;
+
+import io.shotstash.bus.ApiError;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Answers in the worker contract's shape: JSON, {@code X-Shotstash-Pipeline: 1}, refusals as {@code {code, message}}. */
+final class ContractResponses {
+  static final String VERSION_HEADER = "X-Shotstash-Pipeline";
+  private static final Logger log = LoggerFactory.getLogger(ContractResponses.class);
+
+  private ContractResponses() {}
+
+  static Future<Void> json(RoutingContext ctx, int status, JsonObject body) {
+    return ctx.response().setStatusCode(status).putHeader(VERSION_HEADER, "1")
+        .putHeader("Content-Type", "application/json; charset=utf-8").putHeader("Cache-Control", "no-store")
+        .end(body.encode());
+  }
+
+  static Future<Void> empty(RoutingContext ctx, int status) {
+    return ctx.response().setStatusCode(status).putHeader(VERSION_HEADER, "1").putHeader("Cache-Control", "no-store").end();
+  }
+
+  static Future<Void> error(RoutingContext ctx, ApiError error) {
+    if (ctx.response().ended()) {
+      return Future.succeededFuture();
+    }
+    if (error.retryAfterSeconds() != null) {
+      ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
+    }
+    boolean unread = !ctx.request().isEnded();
+    if (unread) {
+      // The client is still sending a body we will not read (a refused upload): answer, then close,
+      // rather than read gigabytes to keep the connection.
+      ctx.response().putHeader("Connection", "close");
+    }
+    Future<Void> sent = json(ctx, error.status(), new JsonObject().put("code", error.code()).put("message", error.message()));
+    if (unread) {
+      sent.onComplete(v -> ctx.request().connection().close());
+    }
+    return sent;
+  }
+
+  static Future<Void> internal(RoutingContext ctx, Throwable failure) {
+    String traceId = UUID.randomUUID().toString();
+    log.error("worker call failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
+    return error(ctx, ApiError.of(500, "INTERNAL", "Something went wrong on our side (trace " + traceId + ")"));
+  }
+}

@@ -1,0 +1,323 @@
+package io.shotstash.http.pipeline;
+
+import io.shotstash.auth.Ids;
+import io.shotstash.auth.Tokens;
+import io.shotstash.bus.Addresses;
+import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Requests;
+import io.shotstash.http.Downloads;
+import io.shotstash.http.HttpServices;
+import io.shotstash.media.Storage;
+import io.shotstash.pipeline.QueueActions;
+import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
+import io.shotstash.pipeline.contract.Manifest;
+import io.shotstash.pipeline.contract.OutputRules;
+import io.shotstash.pipeline.contract.PipelineErrors;
+import io.shotstash.ratelimit.SlidingWindow;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The worker contract v1 under {@code /api/v1/pipeline} (docs/worker-contract.md). Each handler
+ * runs the checks in the contract's order — setup gate, per-IP limit, token, per-worker limit,
+ * body and headers, then the job and claim (in {@code pipeline.queue}) — and streams bodies
+ * between the socket and {@link Storage}. Every answer carries {@code X-Shotstash-Pipeline: 1};
+ * every refusal is {@code {code, message}}.
+ */
+public final class PipelineRoutes {
+  static final String BASE = "/api/v1/pipeline";
+  static final int JSON_LIMIT = 64 * 1024;
+  private static final Duration MINUTE = Duration.ofMinutes(1);
+  private static final String WORKER = "worker";
+
+  private final Vertx vertx;
+  private final HttpServices services;
+  private final Storage storage;
+  private final BodyHandler json = BodyHandler.create(false).setBodyLimit(JSON_LIMIT);
+
+  public PipelineRoutes(Vertx vertx, HttpServices services, Storage storage) {
+    this.vertx = vertx;
+    this.services = services;
+    this.storage = storage;
+  }
+
+  public void mount(Router router) {
+    Router r = Router.router(vertx);
+    r.route().handler(this::common);
+    r.post("/workers/register").handler(ctx -> ipLimit(ctx).compose(v -> registrationLimit(ctx))
+        .compose(v -> bootstrap(ctx)).onSuccess(v -> ctx.next()).onFailure(ctx::fail));
+    r.post("/workers/register").handler(json).handler(ctx -> run(ctx, register(ctx)));
+    r.route().handler(ctx -> ipLimit(ctx).compose(v -> authenticate(ctx))
+        .onSuccess(v -> ctx.next()).onFailure(ctx::fail));
+    r.post("/workers/heartbeat").handler(json).handler(ctx -> run(ctx, heartbeat(ctx)));
+    r.post("/jobs/next").handler(json).handler(ctx -> run(ctx, next(ctx)));
+    r.get("/jobs/:id/input").handler(ctx -> run(ctx, input(ctx)));
+    r.post("/jobs/:id/progress").handler(json).handler(ctx -> run(ctx, progress(ctx)));
+    r.put("/jobs/:id/output").handler(ctx -> run(ctx, output(ctx)));
+    r.post("/jobs/:id/complete").handler(json).handler(ctx -> run(ctx, jobCall(ctx, QueueActions.COMPLETE, new JsonObject())));
+    r.post("/jobs/:id/release").handler(json).handler(ctx -> run(ctx, jobCall(ctx, QueueActions.RELEASE, new JsonObject())));
+    r.post("/jobs/:id/fail").handler(json).handler(ctx -> run(ctx, fail(ctx)));
+    r.route().handler(ctx -> ContractResponses.error(ctx, ApiError.of(404, "NOT_FOUND", "No such route in contract v1")));
+    r.route().failureHandler(this::onFailure);
+    router.route(BASE + "/*").subRouter(r);
+  }
+
+  /** Header on every answer; the setup gate; the body waits until the checks before it are done. */
+  private void common(RoutingContext ctx) {
+    ctx.response().putHeader(ContractResponses.VERSION_HEADER, "1");
+    ctx.request().pause();
+    if (!services.publicState().current().hasActiveAdministrator()) {
+      ContractResponses.error(ctx, PipelineErrors.setupRequired());
+      return;
+    }
+    ctx.next();
+  }
+
+  private static void run(RoutingContext ctx, Future<?> work) {
+    work.onFailure(ctx::fail);
+  }
+
+  private void onFailure(RoutingContext ctx) {
+    if (ctx.failure() != null) {
+      ApiError error = ApiError.from(ctx.failure());
+      if (error == null) {
+        ContractResponses.internal(ctx, ctx.failure());
+      } else {
+        ContractResponses.error(ctx, error);
+      }
+      return;
+    }
+    ContractResponses.error(ctx, ctx.statusCode() == 413 ? PipelineErrors.bodyTooLarge()
+        : ApiError.of(ctx.statusCode(), "INVALID_BODY", "The request is not valid"));
+  }
+
+  // ---- the checks before the body ----
+
+  private static String clientIp(RoutingContext ctx) {
+    return ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().hostAddress();
+  }
+
+  private Future<Void> limit(String key, int count, Duration window) {
+    return services.limiter().tryAcquire(key, count, window).compose(PipelineRoutes::allowed);
+  }
+
+  private static Future<Void> allowed(SlidingWindow.Decision d) {
+    return d.allowed() ? Future.succeededFuture()
+        : Future.failedFuture(PipelineErrors.rateLimited(d.retryAfterSeconds()).toException());
+  }
+
+  private Future<Void> ipLimit(RoutingContext ctx) {
+    if (ctx.get("ipCounted") != null) {
+      return Future.succeededFuture();
+    }
+    ctx.put("ipCounted", true);
+    return limit("pipeline-ip:" + clientIp(ctx), 6000, MINUTE);
+  }
+
+  private Future<Void> registrationLimit(RoutingContext ctx) {
+    return limit("pipeline-register:" + clientIp(ctx), 60, Duration.ofHours(1));
+  }
+
+  private Future<Void> bootstrap(RoutingContext ctx) {
+    String configured = services.config().pipeline().bootstrapToken();
+    if (configured == null) {
+      return Future.failedFuture(PipelineErrors.pipelineDisabled().toException());
+    }
+    if (!Tokens.sameSecret(ctx.request().getHeader("X-Worker-Bootstrap-Token"), configured)) {
+      return Future.failedFuture(PipelineErrors.unauthenticated().toException());
+    }
+    return Future.succeededFuture();
+  }
+
+  /** X-Worker-Token → the worker (401), then its own limit (429). */
+  private Future<Void> authenticate(RoutingContext ctx) {
+    String token = ctx.request().getHeader("X-Worker-Token");
+    if (token == null || token.isEmpty() || token.length() > 200) {
+      return Future.failedFuture(PipelineErrors.unauthenticated().toException());
+    }
+    String hash = HexFormat.of().formatHex(Tokens.sha256(token));
+    return queue(QueueActions.AUTHENTICATE, new JsonObject().put("tokenHash", hash)).compose(w -> {
+      WorkerRef worker = new WorkerRef(w.getString("workerId"), w.getString("name"),
+          w.getJsonArray("kinds").stream().map(Object::toString).toList());
+      ctx.put(WORKER, worker);
+      return limit("pipeline-worker:" + worker.id(), 600, MINUTE);
+    });
+  }
+
+  private Future<JsonObject> queue(String action, JsonObject body) {
+    return Requests.ask(vertx, Addresses.PIPELINE_QUEUE, action, body);
+  }
+
+  // ---- bodies ----
+
+  /** The JSON object body ({} when empty); INVALID_BODY when it is not an object. */
+  private static JsonObject body(RoutingContext ctx, boolean required) {
+    Buffer b = ctx.body() == null ? null : ctx.body().buffer();
+    if (b == null || b.length() == 0) {
+      if (required) {
+        throw PipelineErrors.invalidBody("The body must be a JSON object").toException();
+      }
+      return new JsonObject();
+    }
+    try {
+      Object v = b.toJsonValue();
+      if (v instanceof JsonObject o) {
+        return o;
+      }
+    } catch (DecodeException e) {
+      // fall through
+    }
+    throw PipelineErrors.invalidBody("The body must be a JSON object").toException();
+  }
+
+  // ---- routes ----
+
+  private Future<Void> register(RoutingContext ctx) {
+    JsonObject body = body(ctx, true);
+    Manifest manifest = Manifest.parse(body.getValue("manifest"));
+    return queue(QueueActions.REGISTER, new JsonObject().put("manifest", manifest.toJson()))
+        .compose(reply -> ContractResponses.json(ctx, 201, reply));
+  }
+
+  private Future<Void> heartbeat(RoutingContext ctx) {
+    WorkerRef worker = ctx.get(WORKER);
+    JsonObject body = body(ctx, true);
+    Manifest manifest = Manifest.parse(body.getValue("manifest"));
+    Object raw = body.getValue("activeJobIds");
+    JsonArray ids = new JsonArray();
+    if (raw != null) {
+      if (!(raw instanceof JsonArray list) || list.size() > 100) {
+        throw PipelineErrors.invalidBody("activeJobIds must be a list of at most 100 job ids").toException();
+      }
+      for (Object id : list) {
+        if (!(id instanceof String s) || !Ids.isUuid(s)) {
+          throw PipelineErrors.invalidBody("activeJobIds must hold job ids").toException();
+        }
+        if (!ids.contains(s)) {
+          ids.add(s);
+        }
+      }
+    }
+    return queue(QueueActions.HEARTBEAT, new JsonObject().put("workerId", worker.id()).put("manifest", manifest.toJson())
+            .put("activeJobIds", ids).put("previousKinds", new JsonArray(worker.kinds())))
+        .compose(reply -> ContractResponses.json(ctx, 200, reply));
+  }
+
+  private Future<Void> next(RoutingContext ctx) {
+    WorkerRef worker = ctx.get(WORKER);
+    return queue(QueueActions.NEXT, new JsonObject().put("workerId", worker.id()).put("kinds", new JsonArray(worker.kinds())))
+        .compose(reply -> reply.containsKey("job") ? ContractResponses.json(ctx, 200, reply)
+            : ContractResponses.empty(ctx, 204));
+  }
+
+  /** The claim headers and the job id of a job call, checked before anything else is read. */
+  private static JsonObject claim(RoutingContext ctx) {
+    WorkerRef worker = ctx.get(WORKER);
+    String claimToken = ctx.request().getHeader("X-Claim-Token");
+    if (claimToken == null || claimToken.isBlank() || claimToken.length() > 100) {
+      throw PipelineErrors.claimTokenRequired().toException();
+    }
+    String jobId = ctx.pathParam("id");
+    if (!Ids.isUuid(jobId)) {
+      throw PipelineErrors.jobNotFound().toException();
+    }
+    return new JsonObject().put("workerId", worker.id()).put("jobId", jobId).put("claimToken", claimToken);
+  }
+
+  private Future<Void> jobCall(RoutingContext ctx, String action, JsonObject extra) {
+    JsonObject call = claim(ctx).mergeIn(extra);
+    return queue(action, call).compose(reply -> ContractResponses.json(ctx, 200, reply));
+  }
+
+  private Future<Void> progress(RoutingContext ctx) {
+    JsonObject body = body(ctx, true);
+    if (!(body.getValue("progress") instanceof Number n) || Double.isNaN(n.doubleValue()) || n.doubleValue() < 0
+        || n.doubleValue() > 100) {
+      throw PipelineErrors.invalidBody("progress must be a number from 0 to 100").toException();
+    }
+    return jobCall(ctx, QueueActions.PROGRESS, new JsonObject().put("progress", (int) Math.floor(n.doubleValue())));
+  }
+
+  private Future<Void> fail(RoutingContext ctx) {
+    JsonObject body = body(ctx, true);
+    if (!(body.getValue("error") instanceof String error) || error.isBlank()) {
+      throw PipelineErrors.invalidBody("error must be a non-empty string").toException();
+    }
+    Object retryable = body.getValue("retryable");
+    if (retryable != null && !(retryable instanceof Boolean)) {
+      throw PipelineErrors.invalidBody("retryable must be true or false").toException();
+    }
+    String cut = error.length() > 2000 ? error.substring(0, 2000) : error;
+    return jobCall(ctx, QueueActions.FAIL, new JsonObject().put("error", cut).put("retryable", Boolean.TRUE.equals(retryable)));
+  }
+
+  /** The original file, whole or one range; only the holder of the claim may read it. */
+  private Future<Void> input(RoutingContext ctx) {
+    JsonObject call = claim(ctx);
+    ctx.request().resume();
+    return queue(QueueActions.INPUT, call).compose(file -> {
+      ctx.response().putHeader("Cache-Control", "no-store");
+      return Downloads.send(ctx, storage.path(file.getString("storageKey")), file.getLong("size"),
+          file.getString("mimeType"), null, ctx.request().getHeader("Range"));
+    });
+  }
+
+  /** The raw output streamed to its storage key, then recorded as the claim's pending output. */
+  private Future<Void> output(RoutingContext ctx) {
+    JsonObject call = claim(ctx);
+    HttpServerRequest req = ctx.request();
+    String mediaType = OutputRules.mediaType(req.getHeader("Content-Type"));
+    if (mediaType == null) {
+      throw PipelineErrors.invalidOutput("Content-Type must be one of " + String.join(", ",
+          List.copyOf(new java.util.TreeSet<>(OutputRules.MEDIA_TYPES)))).toException();
+    }
+    String ext = OutputRules.extension(req.getHeader("X-Output-Ext"));
+    if (ext == null) {
+      throw PipelineErrors.invalidOutput("X-Output-Ext must be 1 to 10 letters or digits").toException();
+    }
+    long limit = services.config().pipeline().maxOutputBytes();
+    String lengthHeader = req.getHeader("Content-Length");
+    long declared = -1;
+    if (lengthHeader != null) {
+      try {
+        declared = Long.parseLong(lengthHeader.strip());
+      } catch (NumberFormatException e) {
+        throw PipelineErrors.invalidOutput("Content-Length is not a number").toException();
+      }
+      if (declared > limit) {
+        throw PipelineErrors.outputTooLarge(limit).toException();
+      }
+      if (declared == 0) {
+        throw PipelineErrors.invalidOutput("The output is empty").toException();
+      }
+    }
+    long expected = declared;
+    String versionId = Ids.uuid7();
+    String key = Storage.versionKey(versionId, ext);
+    // Ask whether the claim holds before taking (possibly many GB of) bytes.
+    return queue(QueueActions.INPUT, call)
+        .compose(ok -> storage.write(key, req, limit))
+        .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
+            ? PipelineErrors.outputTooLarge(limit).toException() : err))
+        .compose(written -> {
+          if (written.size() == 0 || (expected >= 0 && written.size() != expected)) {
+            return storage.delete(key).compose(v -> Future.failedFuture(PipelineErrors.invalidOutput(
+                written.size() == 0 ? "The output is empty" : "The body is shorter than Content-Length").toException()));
+          }
+          return queue(QueueActions.RECORD_OUTPUT, call.copy().put("versionId", versionId).put("storageKey", key)
+              .put("mimeType", mediaType).put("ext", ext).put("size", written.size()));
+        })
+        .compose(reply -> ContractResponses.json(ctx, 200, reply));
+  }
+}

@@ -1,0 +1,50 @@
+package io.shotstash.media;
+
+import io.vertx.core.Future;
+import io.vertx.core.streams.ReadStream;
+import io.vertx.core.buffer.Buffer;
+import java.nio.file.Path;
+
+/**
+ * Blob storage for originals and processed versions. Keys are built only from ids we generate and
+ * validated extensions ({@link #originalKey}, {@link #versionKey}), so no client text ever names a
+ * file. Writes go to a temporary name and are renamed into place, so a key is either absent or
+ * complete.
+ */
+public interface Storage {
+
+  static String originalKey(String fileId) {
+    return "originals/" + fileId;
+  }
+
+  static String versionKey(String versionId, String ext) {
+    return "versions/" + versionId + "." + ext;
+  }
+
+  /** What a streamed write produced. */
+  record Written(String key, long size) {}
+
+  /** Why a streamed write stopped. */
+  final class TooLargeException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public TooLargeException() {
+      super("the body is larger than the limit", null, false, false);
+    }
+  }
+
+  /**
+   * Streams {@code body} into {@code key} with back-pressure, refusing past {@code maxBytes}
+   * (fails with {@link TooLargeException}, nothing kept). The body must be paused by the caller;
+   * this resumes it. On any failure nothing is left under the key.
+   */
+  Future<Written> write(String key, ReadStream<Buffer> body, long maxBytes);
+
+  /** The file behind a key, for zero-copy serving; it may not exist. */
+  Path path(String key);
+
+  Future<Boolean> exists(String key);
+
+  /** Deletes a key; deleting a missing key is fine. */
+  Future<Void> delete(String key);
+}

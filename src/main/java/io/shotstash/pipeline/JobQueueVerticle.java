@@ -1,0 +1,550 @@
+package io.shotstash.pipeline;
+
+import io.shotstash.auth.Ids;
+import io.shotstash.auth.Tokens;
+import io.shotstash.bus.Addresses;
+import io.shotstash.bus.ApiError;
+import io.shotstash.media.Storage;
+import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
+import io.shotstash.pipeline.contract.JobStatus;
+import io.shotstash.pipeline.contract.Kinds;
+import io.shotstash.pipeline.contract.Manifest;
+import io.shotstash.pipeline.contract.PipelineErrors;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job queue (address {@code pipeline.queue}): every rule of the worker contract and of queueing
+ * jobs, over PostgreSQL. HTTP workers (through the HTTP verticle) and in-process workers send the
+ * same JSON messages; bodies never travel here, only the storage keys they were streamed to.
+ * Statements live in {@link PipelineSql}.
+ */
+public final class JobQueueVerticle extends VerticleBase {
+  private static final Logger log = LoggerFactory.getLogger(JobQueueVerticle.class);
+  private static final HexFormat HEX = HexFormat.of();
+
+  private final Pool pool;
+  private final Storage storage;
+  private final WorkerDirectory workers;
+  private final QueueSignal signal;
+  private final int leaseSeconds;
+  private final int heartbeatSeconds;
+  private final Map<String, Function<JsonObject, Future<JsonObject>>> actions = new HashMap<>();
+
+  public JobQueueVerticle(Pool pool, Storage storage, WorkerDirectory workers, QueueSignal signal, int leaseSeconds,
+      int heartbeatSeconds) {
+    this.pool = pool;
+    this.storage = storage;
+    this.workers = workers;
+    this.signal = signal;
+    this.leaseSeconds = leaseSeconds;
+    this.heartbeatSeconds = heartbeatSeconds;
+  }
+
+  @Override
+  public Future<?> start() {
+    actions.put(QueueActions.REGISTER, this::register);
+    actions.put(QueueActions.AUTHENTICATE, this::authenticate);
+    actions.put(QueueActions.HEARTBEAT, this::heartbeat);
+    actions.put(QueueActions.NEXT, this::next);
+    actions.put(QueueActions.INPUT, this::input);
+    actions.put(QueueActions.PROGRESS, this::progress);
+    actions.put(QueueActions.RECORD_OUTPUT, this::recordOutput);
+    actions.put(QueueActions.COMPLETE, this::complete);
+    actions.put(QueueActions.RELEASE, this::release);
+    actions.put(QueueActions.FAIL, this::fail);
+    actions.put(QueueActions.ENQUEUE, this::enqueue);
+    actions.put(QueueActions.CANCEL, this::cancel);
+    actions.put(QueueActions.JOB, this::job);
+    actions.put(QueueActions.JOBS_OF_FILE, this::jobsOfFile);
+    actions.put(QueueActions.KINDS, this::kinds);
+    actions.put(QueueActions.WORKERS, this::listWorkers);
+    actions.put(QueueActions.REVOKE, this::revoke);
+    actions.put(QueueActions.STATUS, this::status);
+    vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_WORKERS_CHANGED,
+        m -> workers.forget(m.body().getString("workerId")));
+    return vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_QUEUE, this::onMessage).completion();
+  }
+
+  private void onMessage(Message<JsonObject> message) {
+    String action = message.headers().get(Addresses.ACTION);
+    Function<JsonObject, Future<JsonObject>> handler = action == null ? null : actions.get(action);
+    if (handler == null) {
+      message.fail(500, ApiError.internal().toJson().encode());
+      log.error("pipeline.queue got an unknown action {}", action);
+      return;
+    }
+    Future<JsonObject> result;
+    try {
+      result = handler.apply(message.body());
+    } catch (RuntimeException e) {
+      result = Future.failedFuture(e);
+    }
+    result.onComplete(ar -> {
+      if (ar.succeeded()) {
+        message.reply(ar.result());
+        return;
+      }
+      ApiError error = ApiError.from(ar.cause());
+      if (error == null) {
+        String traceId = UUID.randomUUID().toString();
+        log.error("pipeline.queue {} failed [traceId={}]", action, traceId, ar.cause());
+        message.fail(500, ApiError.internal().toJson().put("traceId", traceId).encode());
+      } else {
+        message.fail(error.status(), error.toJson().encode());
+      }
+    });
+  }
+
+  // ---- workers ----
+
+  private Future<JsonObject> register(JsonObject msg) {
+    Manifest manifest = Manifest.fromJson(msg.getJsonObject("manifest"));
+    String token = Tokens.random("ssw_");
+    Buffer hash = Buffer.buffer(Tokens.sha256(token));
+    String[] kinds = manifest.kinds().toArray(String[]::new);
+    return pool.withTransaction(tx -> tx.preparedQuery(PipelineSql.WORKER_BY_NAME).execute(Tuple.of(manifest.name()))
+        .compose(rows -> {
+          if (rows.size() > 0 && rows.iterator().next().getValue("revoked_at") != null) {
+            return Future.failedFuture(PipelineErrors.workerRevoked().toException());
+          }
+          UUID id = rows.size() > 0 ? rows.iterator().next().getUUID("id") : UUID.fromString(Ids.uuid7());
+          return tx.preparedQuery(PipelineSql.UPSERT_WORKER)
+              .execute(Tuple.of(id, manifest.name(), hash, manifest.version(), kinds, manifest.contract()))
+              .compose(up -> up.size() == 0 ? Future.failedFuture(PipelineErrors.workerRevoked().toException())
+                  : tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)).map(up.iterator().next().getUUID("id")));
+        }))
+        .map(id -> {
+          vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", id.toString()));
+          return new JsonObject().put("workerId", id.toString()).put("token", token).put("contract", Manifest.CONTRACT_MAJOR)
+              .put("heartbeatSeconds", heartbeatSeconds).put("leaseSeconds", leaseSeconds);
+        });
+  }
+
+  /** {tokenHash (hex)} → {workerId, name, kinds}, from this node's cache when it can. */
+  private Future<JsonObject> authenticate(JsonObject msg) {
+    String hashHex = msg.getString("tokenHash");
+    WorkerRef cached = workers.get(hashHex);
+    if (cached != null) {
+      return Future.succeededFuture(workerJson(cached));
+    }
+    return pool.preparedQuery(PipelineSql.WORKER_BY_TOKEN).execute(Tuple.of(Buffer.buffer(HEX.parseHex(hashHex))))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return Future.failedFuture(PipelineErrors.unauthenticated().toException());
+          }
+          Row r = rows.iterator().next();
+          WorkerRef ref = new WorkerRef(r.getUUID("id").toString(), r.getString("name"), Arrays.asList(r.getArrayOfStrings("kinds")));
+          workers.put(hashHex, ref);
+          return Future.succeededFuture(workerJson(ref));
+        });
+  }
+
+  private static JsonObject workerJson(WorkerRef w) {
+    return new JsonObject().put("workerId", w.id()).put("name", w.name()).put("kinds", new JsonArray(w.kinds()));
+  }
+
+  private Future<JsonObject> heartbeat(JsonObject msg) {
+    UUID workerId = UUID.fromString(msg.getString("workerId"));
+    Manifest manifest = Manifest.fromJson(msg.getJsonObject("manifest"));
+    List<String> active = msg.getJsonArray("activeJobIds", new JsonArray()).stream().map(Object::toString).toList();
+    UUID[] ids = active.stream().map(UUID::fromString).toArray(UUID[]::new);
+    String[] kinds = manifest.kinds().toArray(String[]::new);
+    return pool.withTransaction(tx -> tx.preparedQuery(PipelineSql.HEARTBEAT_WORKER)
+            .execute(Tuple.of(workerId, manifest.version(), kinds))
+            .compose(r -> tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)))
+            .compose(r -> tx.preparedQuery(PipelineSql.HEARTBEAT_JOBS).execute(Tuple.of(workerId, ids))))
+        .map(rows -> {
+          Set<String> held = new java.util.HashSet<>();
+          rows.forEach(row -> held.add(row.getUUID("id").toString()));
+          List<String> lost = active.stream().filter(id -> !held.contains(id)).toList();
+          if (!msg.getJsonArray("previousKinds", new JsonArray()).getList().equals(manifest.kinds())) {
+            vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", workerId.toString()));
+          }
+          return new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost));
+        });
+  }
+
+  private Future<JsonObject> revoke(JsonObject msg) {
+    UUID id = UUID.fromString(msg.getString("workerId"));
+    return pool.preparedQuery(PipelineSql.REVOKE_WORKER).execute(Tuple.of(id)).map(rows -> {
+      vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", id.toString()));
+      return new JsonObject().put("revoked", rows.size() > 0);
+    });
+  }
+
+  private Future<JsonObject> listWorkers(JsonObject msg) {
+    return pool.preparedQuery(PipelineSql.LIST_WORKERS).execute(Tuple.of(leaseSeconds)).map(rows -> {
+      JsonArray list = new JsonArray();
+      for (Row r : rows) {
+        list.add(new JsonObject().put("id", r.getUUID("id").toString()).put("name", r.getString("name"))
+            .put("version", r.getString("version")).put("kinds", new JsonArray(Arrays.asList(r.getArrayOfStrings("kinds"))))
+            .put("contract", r.getString("contract")).put("registeredAt", iso(r.getOffsetDateTime("registered_at")))
+            .put("lastSeenAt", iso(r.getOffsetDateTime("last_seen_at"))).put("revokedAt", iso(r.getOffsetDateTime("revoked_at")))
+            .put("live", r.getBoolean("live")).put("activeJobs", r.getLong("active_jobs")));
+      }
+      return new JsonObject().put("workers", list);
+    });
+  }
+
+  // ---- the claim ----
+
+  private Future<JsonObject> next(JsonObject msg) {
+    UUID workerId = UUID.fromString(msg.getString("workerId"));
+    List<String> kinds = msg.getJsonArray("kinds").stream().map(Object::toString).toList();
+    if (!signal.mightHaveWork(kinds, System.currentTimeMillis())) {
+      return Future.succeededFuture(new JsonObject()); // nothing claimable: PostgreSQL not asked
+    }
+    Map<String, Long> versions = signal.versions(kinds);
+    String claimToken = Tokens.random("");
+    String[] kindArray = kinds.toArray(String[]::new);
+    return pool.preparedQuery(PipelineSql.CLAIM)
+        .execute(Tuple.of(kindArray, workerId, Buffer.buffer(Tokens.sha256(claimToken))))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return learnEmpty(kindArray, versions).map(v -> new JsonObject());
+          }
+          Row r = rows.iterator().next();
+          String jobId = r.getUUID("id").toString();
+          publishJob(jobId, r.getLong("seq"), JobStatus.CLAIMED.wire(), 0);
+          pool.preparedQuery(PipelineSql.TOUCH_WORKER).execute(Tuple.of(workerId))
+              .onFailure(err -> log.warn("could not record that worker {} was seen", workerId, err));
+          Object params = r.getValue("params");
+          return Future.succeededFuture(new JsonObject().put("job", new JsonObject()
+              .put("id", jobId).put("kind", r.getString("kind"))
+              .put("params", params instanceof JsonObject p ? p : new JsonObject())
+              .put("attempt", r.getInteger("attempts")).put("maxAttempts", r.getInteger("max_attempts"))
+              .put("claimToken", claimToken)
+              .put("input", new JsonObject().put("url", "/api/v1/pipeline/jobs/" + jobId + "/input")
+                  .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size")))));
+        });
+  }
+
+  private Future<Void> learnEmpty(String[] kinds, Map<String, Long> versions) {
+    return pool.preparedQuery(PipelineSql.NEXT_RUN_AFTER).execute(Tuple.of((Object) kinds)).map(rows -> {
+      Map<String, Long> earliest = new HashMap<>();
+      rows.forEach(r -> earliest.put(r.getString("kind"), r.getOffsetDateTime("run_after").toInstant().toEpochMilli()));
+      signal.learned(versions, earliest);
+      return null;
+    });
+  }
+
+  // ---- calls about one job ----
+
+  /** (job id, worker id, claim-token hash) of a job call. */
+  private record Claim(UUID job, UUID worker, Buffer tokenHash) {
+    static Claim of(JsonObject msg) {
+      return new Claim(UUID.fromString(msg.getString("jobId")), UUID.fromString(msg.getString("workerId")),
+          Buffer.buffer(Tokens.sha256(msg.getString("claimToken"))));
+    }
+
+    Tuple tuple(Object... more) {
+      Tuple t = Tuple.of(job, worker, tokenHash);
+      for (Object o : more) {
+        t.addValue(o);
+      }
+      return t;
+    }
+  }
+
+  /** The refusal when a holder check matched no row: JOB_NOT_FOUND, JOB_TERMINAL or CLAIM_STALE. */
+  private <T> Future<T> refusal(SqlConnection conn, Claim claim) {
+    return (conn == null ? pool.preparedQuery(PipelineSql.DIAGNOSE) : conn.preparedQuery(PipelineSql.DIAGNOSE))
+        .execute(claim.tuple()).compose(rows -> Future.failedFuture(refusalFor(rows).toException()));
+  }
+
+  private static ApiError refusalFor(RowSet<Row> rows) {
+    if (rows.size() == 0) {
+      return PipelineErrors.jobNotFound();
+    }
+    Row r = rows.iterator().next();
+    boolean holder = Boolean.TRUE.equals(r.getBoolean("holder"));
+    return holder && JobStatus.parse(r.getString("status")).isFinal() ? PipelineErrors.jobTerminal()
+        : PipelineErrors.claimStale();
+  }
+
+  private Future<JsonObject> input(JsonObject msg) {
+    Claim claim = Claim.of(msg);
+    return pool.preparedQuery(PipelineSql.INPUT).execute(claim.tuple()).compose(rows -> {
+      if (rows.size() == 0) {
+        return refusal(null, claim);
+      }
+      Row r = rows.iterator().next();
+      if (r.getValue("trashed_at") != null) {
+        return Future.failedFuture(PipelineErrors.fileNotFound().toException());
+      }
+      return Future.succeededFuture(new JsonObject().put("storageKey", r.getString("storage_key"))
+          .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size")));
+    });
+  }
+
+  private Future<JsonObject> progress(JsonObject msg) {
+    Claim claim = Claim.of(msg);
+    int progress = msg.getInteger("progress");
+    return pool.preparedQuery(PipelineSql.PROGRESS).execute(claim.tuple(progress)).compose(rows -> {
+      if (rows.size() == 0) {
+        return refusal(null, claim);
+      }
+      Row r = rows.iterator().next();
+      publishJob(claim.job().toString(), r.getLong("seq"), r.getString("status"), r.getInteger("progress"));
+      return Future.succeededFuture(new JsonObject().put("status", r.getString("status"))
+          .put("progress", r.getInteger("progress")).put("seq", r.getLong("seq")));
+    });
+  }
+
+  /** The output was streamed to {storageKey}; make it the claim's pending output (or delete it if refused). */
+  private Future<JsonObject> recordOutput(JsonObject msg) {
+    Claim claim = Claim.of(msg);
+    String key = msg.getString("storageKey");
+    Tuple t = claim.tuple(UUID.fromString(msg.getString("versionId")), key, msg.getString("mimeType"),
+        msg.getString("ext"), msg.getLong("size"));
+    return pool.preparedQuery(PipelineSql.RECORD_OUTPUT).execute(t).compose(rows -> {
+      if (rows.size() == 0) {
+        return storage.delete(key).otherwiseEmpty().compose(v -> refusal(null, claim));
+      }
+      String previous = rows.iterator().next().getString("previous");
+      deleteQuietly(previous);
+      publishJobSeqOnly(claim.job());
+      return Future.succeededFuture(new JsonObject().put("versionId", msg.getString("versionId"))
+          .put("size", msg.getLong("size")).put("mimeType", msg.getString("mimeType")));
+    });
+  }
+
+  /** complete: lock the file row, then the job row; the version is created in the same transaction. */
+  private Future<JsonObject> complete(JsonObject msg) {
+    Claim claim = Claim.of(msg);
+    String[] toDelete = new String[1];
+    return pool.withTransaction(tx -> tx.preparedQuery(PipelineSql.LOCK_FILE_OF_JOB).execute(Tuple.of(claim.job()))
+        .compose(fileRows -> {
+          if (fileRows.size() == 0) {
+            return Future.failedFuture(PipelineErrors.jobNotFound().toException());
+          }
+          boolean trashed = fileRows.iterator().next().getValue("trashed_at") != null;
+          return tx.preparedQuery(PipelineSql.LOCK_JOB).execute(claim.tuple()).compose(jobRows -> {
+            Row j = jobRows.iterator().next();
+            JobStatus status = JobStatus.parse(j.getString("status"));
+            boolean holder = Boolean.TRUE.equals(j.getBoolean("holder"));
+            if (!holder) {
+              return Future.failedFuture(PipelineErrors.claimStale().toException());
+            }
+            if (status.isFinal()) {
+              boolean gone = status == JobStatus.CANCELLED && "file trashed".equals(j.getString("error"));
+              return Future.failedFuture((gone ? PipelineErrors.fileGone() : PipelineErrors.jobTerminal()).toException());
+            }
+            if (trashed) {
+              toDelete[0] = j.getString("output_storage_key");
+              return tx.preparedQuery(PipelineSql.DROP_OUTPUT).execute(Tuple.of(claim.job()))
+                  .compose(r -> Future.failedFuture(PipelineErrors.fileGone().toException()));
+            }
+            UUID versionId = j.getUUID("output_version_id");
+            if (versionId == null) {
+              return Future.failedFuture(PipelineErrors.outputMissing().toException());
+            }
+            return tx.preparedQuery(PipelineSql.INSERT_VERSION).execute(Tuple.tuple(List.of(versionId, j.getUUID("file_id"),
+                    claim.job(), j.getInteger("attempts"), j.getString("kind"), j.getString("output_mime_type"),
+                    j.getString("output_ext"), j.getLong("output_size"), j.getString("output_storage_key"))))
+                .compose(r -> tx.preparedQuery(PipelineSql.MARK_DONE).execute(Tuple.of(claim.job())))
+                .map(r -> new JsonObject().put("status", "done").put("versionId", versionId.toString())
+                    .put("seq", r.iterator().next().getLong("seq")));
+          });
+        }))
+        .onComplete(ar -> deleteQuietly(toDelete[0]))
+        .map(done -> {
+          publishJob(claim.job().toString(), done.getLong("seq"), "done", 100);
+          done.remove("seq");
+          return done;
+        });
+  }
+
+  private Future<JsonObject> release(JsonObject msg) {
+    Claim claim = Claim.of(msg);
+    return pool.preparedQuery(PipelineSql.RELEASE).execute(claim.tuple()).compose(rows -> {
+      if (rows.size() == 0) {
+        return refusal(null, claim);
+      }
+      Row r = rows.iterator().next();
+      deleteQuietly(r.getString("previous"));
+      publishJob(claim.job().toString(), r.getLong("seq"), "queued", 0);
+      return Future.succeededFuture(new JsonObject().put("status", "queued").put("attempts", r.getInteger("attempts")));
+    });
+  }
+
+  private Future<JsonObject> fail(JsonObject msg) {
+    Claim claim = Claim.of(msg);
+    boolean retryable = msg.getBoolean("retryable", false);
+    return pool.preparedQuery(PipelineSql.FAIL).execute(claim.tuple(retryable, msg.getString("error"))).compose(rows -> {
+      if (rows.size() == 0) {
+        return refusal(null, claim);
+      }
+      Row r = rows.iterator().next();
+      deleteQuietly(r.getString("previous"));
+      publishJob(claim.job().toString(), r.getLong("seq"), r.getString("status"), 0);
+      return Future.succeededFuture(new JsonObject().put("status", r.getString("status"))
+          .put("attempts", r.getInteger("attempts")).put("maxAttempts", r.getInteger("max_attempts")));
+    });
+  }
+
+  // ---- people ----
+
+  /** {fileId, kind, personId} → the job (the open one for this file and kind, if any). */
+  private Future<JsonObject> enqueue(JsonObject msg) {
+    String kind = msg.getString("kind");
+    if (!Ids.isUuid(msg.getString("fileId"))) {
+      return Future.failedFuture(PipelineErrors.fileNotFound().toException());
+    }
+    UUID fileId = UUID.fromString(msg.getString("fileId"));
+    if (!Kinds.valid(kind)) {
+      return Future.failedFuture(PipelineErrors.kindUnknown(kind).toException());
+    }
+    return pool.preparedQuery(PipelineSql.FILE).execute(Tuple.of(fileId)).compose(files -> {
+      if (files.size() == 0 || files.iterator().next().getValue("trashed_at") != null) {
+        return Future.failedFuture(PipelineErrors.fileNotFound().toException());
+      }
+      String mime = files.iterator().next().getString("mime_type");
+      return pool.preparedQuery(PipelineSql.KIND).execute(Tuple.of(kind)).compose(kinds -> {
+        if (kinds.size() == 0) {
+          return Future.failedFuture(PipelineErrors.kindUnknown(kind).toException());
+        }
+        String[] accepts = kinds.iterator().next().getArrayOfStrings("accepts");
+        if (!Kinds.applies(accepts == null ? null : Arrays.asList(accepts), mime)) {
+          return Future.failedFuture(PipelineErrors.kindNotApplicable(kind, mime).toException());
+        }
+        UUID personId = msg.getString("personId") == null ? null : UUID.fromString(msg.getString("personId"));
+        return pool.preparedQuery(PipelineSql.ENQUEUE).execute(Tuple.of(UUID.fromString(Ids.uuid7()), fileId, kind, personId))
+            .compose(ins -> ins.size() > 0 ? Future.succeededFuture(ins.iterator().next().getUUID("id"))
+                : pool.preparedQuery(PipelineSql.OPEN_JOB_OF_FILE_KIND).execute(Tuple.of(fileId, kind))
+                    .map(rows -> rows.iterator().next().getUUID("id")))
+            .compose(this::jobView);
+      });
+    });
+  }
+
+  private Future<JsonObject> cancel(JsonObject msg) {
+    if (!Ids.isUuid(msg.getString("jobId"))) {
+      return Future.failedFuture(PipelineErrors.jobNotFound().toException());
+    }
+    UUID id = UUID.fromString(msg.getString("jobId"));
+    return pool.preparedQuery(PipelineSql.CANCEL).execute(Tuple.of(id, msg.getString("error"))).compose(rows -> {
+      if (rows.size() > 0) {
+        Row r = rows.iterator().next();
+        deleteQuietly(r.getString("previous"));
+        publishJob(id.toString(), r.getLong("seq"), "cancelled", null);
+      }
+      return jobView(id);
+    });
+  }
+
+  private Future<JsonObject> job(JsonObject msg) {
+    if (!Ids.isUuid(msg.getString("jobId"))) {
+      return Future.failedFuture(PipelineErrors.jobNotFound().toException());
+    }
+    return jobView(UUID.fromString(msg.getString("jobId")));
+  }
+
+  private Future<JsonObject> jobView(UUID id) {
+    return pool.preparedQuery(PipelineSql.JOB_BY_ID).execute(Tuple.of(id, leaseSeconds)).compose(rows -> rows.size() == 0
+        ? Future.failedFuture(PipelineErrors.jobNotFound().toException())
+        : Future.succeededFuture(jobJson(rows.iterator().next())));
+  }
+
+  private Future<JsonObject> jobsOfFile(JsonObject msg) {
+    UUID fileId = UUID.fromString(msg.getString("fileId"));
+    return pool.preparedQuery(PipelineSql.JOBS_OF_FILE).execute(Tuple.of(fileId, leaseSeconds)).map(rows -> {
+      JsonArray jobs = new JsonArray();
+      rows.forEach(r -> jobs.add(jobJson(r)));
+      return new JsonObject().put("jobs", jobs);
+    });
+  }
+
+  static JsonObject jobJson(Row r) {
+    JobStatus status = JobStatus.parse(r.getString("status"));
+    UUID version = r.getUUID("version_id");
+    return new JsonObject().put("id", r.getUUID("id").toString()).put("fileId", r.getUUID("file_id").toString())
+        .put("kind", r.getString("kind")).put("status", status.wire()).put("state", status.state(r.getBoolean("live")))
+        .put("progress", r.getInteger("progress")).put("attempts", r.getInteger("attempts"))
+        .put("maxAttempts", r.getInteger("max_attempts")).put("error", r.getString("error")).put("seq", r.getLong("seq"))
+        .put("versionId", version == null ? null : version.toString())
+        .put("createdAt", iso(r.getOffsetDateTime("created_at"))).put("updatedAt", iso(r.getOffsetDateTime("updated_at")))
+        .put("finishedAt", iso(r.getOffsetDateTime("finished_at")));
+  }
+
+  /** {fileId?} → every kind (with liveness), or those that apply to the file. */
+  private Future<JsonObject> kinds(JsonObject msg) {
+    String fileId = msg.getString("fileId");
+    Future<String> mime = fileId == null ? Future.succeededFuture(null)
+        : !Ids.isUuid(fileId) ? Future.failedFuture(PipelineErrors.fileNotFound().toException())
+        : pool.preparedQuery(PipelineSql.FILE).execute(Tuple.of(UUID.fromString(fileId))).compose(rows -> rows.size() == 0
+            ? Future.failedFuture(PipelineErrors.fileNotFound().toException())
+            : Future.succeededFuture(rows.iterator().next().getString("mime_type")));
+    return mime.compose(type -> pool.preparedQuery(PipelineSql.KINDS).execute(Tuple.of(leaseSeconds)).map(rows -> {
+      JsonArray out = new JsonArray();
+      for (Row r : rows) {
+        String[] accepts = r.getArrayOfStrings("accepts");
+        List<String> acceptList = accepts == null ? null : Arrays.asList(accepts);
+        if (type == null || Kinds.applies(acceptList, type)) {
+          out.add(new JsonObject().put("name", r.getString("name"))
+              .put("accepts", acceptList == null ? null : new JsonArray(acceptList))
+              .put("builtin", r.getBoolean("builtin")).put("live", r.getBoolean("live")));
+        }
+      }
+      return new JsonObject().put("kinds", out);
+    }));
+  }
+
+  private Future<JsonObject> status(JsonObject msg) {
+    return pool.preparedQuery(PipelineSql.LIVE_WORKERS).execute(Tuple.of(leaseSeconds)).compose(live ->
+        pool.query(PipelineSql.STATUS_COUNTS).execute().map(rows -> {
+          JsonObject byStatus = new JsonObject();
+          for (JobStatus s : JobStatus.values()) {
+            byStatus.put(s.wire(), 0L);
+          }
+          rows.forEach(r -> byStatus.put(r.getString(0), r.getLong(1)));
+          return new JsonObject().put("liveWorkers", live.iterator().next().getLong(0))
+              .put("queuedJobs", byStatus.getLong("queued")).put("jobsByStatus", byStatus);
+        }));
+  }
+
+  // ---- helpers ----
+
+  private void publishJob(String id, Long seq, String status, Integer progress) {
+    vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED,
+        new JsonObject().put("id", id).put("seq", seq).put("status", status).put("progress", progress));
+  }
+
+  private void publishJobSeqOnly(UUID id) {
+    vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED, new JsonObject().put("id", id.toString()));
+  }
+
+  private void deleteQuietly(String key) {
+    if (key != null) {
+      storage.delete(key).onFailure(err -> log.warn("could not delete an output no job owns; the sweeper will", err));
+    }
+  }
+
+  static String iso(OffsetDateTime t) {
+    return t == null ? null : t.toInstant().toString();
+  }
+
+}

@@ -1,0 +1,259 @@
+package io.shotstash.pipeline;
+
+/**
+ * Every statement of the pipeline, named, in one place (the River habit). Each write about a job
+ * re-checks the holder (worker and claim-token hash) and the status in the same statement, so no
+ * check-then-act race exists between two nodes; when it matches no row, {@link #DIAGNOSE} tells
+ * which refusal applies.
+ */
+final class PipelineSql {
+  private PipelineSql() {}
+
+  // ---- workers ----
+
+  static final String WORKER_BY_NAME =
+      "SELECT id, revoked_at FROM pipeline_workers WHERE name = $1";
+
+  /** Registering again keeps the row (and its claims) and replaces the token. */
+  static final String UPSERT_WORKER =
+      "INSERT INTO pipeline_workers (id, name, token_hash, version, kinds, contract) VALUES ($1, $2, $3, $4, $5, $6) "
+          + "ON CONFLICT (name) DO UPDATE SET token_hash = EXCLUDED.token_hash, version = EXCLUDED.version, "
+          + "kinds = EXCLUDED.kinds, contract = EXCLUDED.contract, last_seen_at = now() "
+          + "WHERE pipeline_workers.revoked_at IS NULL "
+          + "RETURNING id";
+
+  /** A kind exists once a worker registers it; a registered kind applies to every file. */
+  static final String ENSURE_KINDS =
+      "INSERT INTO pipeline_kinds (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING";
+
+  static final String WORKER_BY_TOKEN =
+      "SELECT id, name, kinds FROM pipeline_workers WHERE token_hash = $1 AND revoked_at IS NULL";
+
+  static final String HEARTBEAT_WORKER =
+      "UPDATE pipeline_workers SET last_seen_at = now(), version = $2, kinds = $3 WHERE id = $1 AND revoked_at IS NULL";
+
+  static final String TOUCH_WORKER =
+      "UPDATE pipeline_workers SET last_seen_at = now() WHERE id = $1";
+
+  static final String REVOKE_WORKER =
+      "UPDATE pipeline_workers SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING token_hash";
+
+  static final String LIST_WORKERS =
+      "SELECT id, name, version, kinds, contract, registered_at, last_seen_at, revoked_at, "
+          + "(revoked_at IS NULL AND last_seen_at > now() - make_interval(secs => $1)) AS live, "
+          + "(SELECT count(*) FROM pipeline_jobs j WHERE j.worker_id = w.id AND j.status IN ('claimed','running')) AS active_jobs "
+          + "FROM pipeline_workers w ORDER BY registered_at";
+
+  // ---- heartbeats ----
+
+  /** The lease moves for every listed job the worker still holds and that is open. */
+  static final String HEARTBEAT_JOBS =
+      "UPDATE pipeline_jobs SET heartbeat_at = now() "
+          + "WHERE id = ANY($2) AND worker_id = $1 AND status IN ('claimed','running') RETURNING id";
+
+  // ---- the claim ----
+
+  /**
+   * Claims the oldest claimable job of the worker's kinds. FOR UPDATE SKIP LOCKED: concurrent
+   * claimers never wait on each other's candidate and never get the same row; a row another
+   * transaction is claiming is simply skipped. Trashed files are skipped (the sweeper cancels their jobs).
+   */
+  static final String CLAIM =
+      "WITH candidate AS ("
+          + "  SELECT j.id FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL"
+          + "  WHERE j.status = 'queued' AND j.kind = ANY($1) AND j.run_after <= now()"
+          + "  ORDER BY j.created_at, j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED) "
+          + "UPDATE pipeline_jobs j SET status = 'claimed', attempts = j.attempts + 1, worker_id = $2, "
+          + "  claim_token_hash = $3, claimed_at = now(), heartbeat_at = now(), progress = 0, seq = j.seq + 1, "
+          + "  error = NULL, updated_at = now() "
+          + "FROM candidate, media_files f WHERE j.id = candidate.id AND f.id = j.file_id "
+          + "RETURNING j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size";
+
+  /** When the next queued job of these kinds becomes claimable (null: none queued). */
+  static final String NEXT_RUN_AFTER =
+      "SELECT j.kind, min(j.run_after) AS run_after FROM pipeline_jobs j "
+          + "JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL "
+          + "WHERE j.status = 'queued' AND j.kind = ANY($1) GROUP BY j.kind";
+
+  // ---- calls about one job (all re-check the holder: $1 job, $2 worker, $3 claim-token hash) ----
+
+  static final String HOLDER = "id = $1 AND worker_id = $2 AND claim_token_hash = $3";
+
+  /** Why a holder check failed: the row, its status and whether the caller is the holder. */
+  static final String DIAGNOSE =
+      "SELECT status, (worker_id = $2 AND claim_token_hash = $3) AS holder FROM pipeline_jobs WHERE id = $1";
+
+  /** Reading input: checks the holder and the file, does not move the lease. */
+  static final String INPUT =
+      "SELECT f.storage_key, f.name, f.mime_type, f.size, f.trashed_at FROM pipeline_jobs j "
+          + "JOIN media_files f ON f.id = j.file_id "
+          + "WHERE j.id = $1 AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running')";
+
+  static final String PROGRESS =
+      "UPDATE pipeline_jobs SET status = 'running', progress = $4, heartbeat_at = now(), seq = seq + 1, "
+          + "updated_at = now() WHERE " + HOLDER + " AND status IN ('claimed','running') RETURNING status, progress, seq";
+
+  /**
+   * Records the uploaded output as the claim's pending output and moves the lease. Returns the key
+   * of the output it replaces (the caller deletes it).
+   */
+  static final String RECORD_OUTPUT =
+      "UPDATE pipeline_jobs j SET output_version_id = $4, output_storage_key = $5, output_mime_type = $6, "
+          + "output_ext = $7, output_size = $8, heartbeat_at = now(), seq = j.seq + 1, updated_at = now() "
+          + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
+          + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
+          + "RETURNING old.previous";
+
+  /** complete, step 1: lock the file row first (trash takes the same lock), then the job row. */
+  static final String LOCK_FILE_OF_JOB =
+      "SELECT f.id, f.trashed_at FROM media_files f WHERE f.id = (SELECT file_id FROM pipeline_jobs WHERE id = $1) FOR UPDATE";
+
+  static final String LOCK_JOB =
+      "SELECT status, (worker_id = $2 AND claim_token_hash = $3) AS holder, file_id, kind, attempts, error, "
+          + "output_version_id, output_storage_key, output_mime_type, output_ext, output_size "
+          + "FROM pipeline_jobs WHERE id = $1 FOR UPDATE";
+
+  static final String INSERT_VERSION =
+      "INSERT INTO processed_versions (id, file_id, job_id, attempt, kind, mime_type, ext, size, storage_key) "
+          + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+  static final String MARK_DONE =
+      "UPDATE pipeline_jobs SET status = 'done', progress = 100, version_id = output_version_id, "
+          + "output_storage_key = NULL, seq = seq + 1, updated_at = now(), finished_at = now() WHERE id = $1 RETURNING seq";
+
+  /** The claimed job's file went to the Trash: forget the output (the caller deletes it). */
+  static final String DROP_OUTPUT =
+      "UPDATE pipeline_jobs SET output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, "
+          + "output_ext = NULL, output_size = NULL, seq = seq + 1, updated_at = now() WHERE id = $1";
+
+  /** release: queued again at once, the attempt given back, the claim and the output dropped. */
+  static final String RELEASE =
+      "UPDATE pipeline_jobs j SET status = 'queued', attempts = greatest(j.attempts - 1, 0), worker_id = NULL, "
+          + "claim_token_hash = NULL, heartbeat_at = NULL, run_after = now(), progress = 0, "
+          + "output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, "
+          + "output_size = NULL, seq = j.seq + 1, updated_at = now() "
+          + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
+          + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
+          + "RETURNING j.attempts, j.seq, old.previous";
+
+  /**
+   * fail: back to the queue (with backoff: 30 s x attempts) while attempts remain and the error is
+   * retryable; otherwise failed, keeping the claim so a late holder hears JOB_TERMINAL.
+   */
+  static final String FAIL =
+      "UPDATE pipeline_jobs j SET "
+          + "status = CASE WHEN $4 AND j.attempts < j.max_attempts THEN 'queued' ELSE 'failed' END, "
+          + "worker_id = CASE WHEN $4 AND j.attempts < j.max_attempts THEN NULL ELSE j.worker_id END, "
+          + "claim_token_hash = CASE WHEN $4 AND j.attempts < j.max_attempts THEN NULL ELSE j.claim_token_hash END, "
+          + "run_after = CASE WHEN $4 AND j.attempts < j.max_attempts "
+          + "  THEN now() + make_interval(secs => 30 * j.attempts) ELSE j.run_after END, "
+          + "finished_at = CASE WHEN $4 AND j.attempts < j.max_attempts THEN NULL ELSE now() END, "
+          + "error = $5, progress = CASE WHEN $4 AND j.attempts < j.max_attempts THEN 0 ELSE j.progress END, "
+          + "output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, "
+          + "output_size = NULL, seq = j.seq + 1, updated_at = now() "
+          + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
+          + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
+          + "RETURNING j.status, j.attempts, j.max_attempts, j.seq, old.previous";
+
+  // ---- people ----
+
+  static final String KIND = "SELECT name, accepts FROM pipeline_kinds WHERE name = $1";
+
+  static final String KINDS =
+      "SELECT k.name, k.accepts, k.builtin, EXISTS (SELECT 1 FROM pipeline_workers w WHERE w.revoked_at IS NULL "
+          + "AND w.last_seen_at > now() - make_interval(secs => $1) AND k.name = ANY(w.kinds)) AS live "
+          + "FROM pipeline_kinds k ORDER BY k.name";
+
+  static final String FILE = "SELECT id, mime_type, trashed_at FROM media_files WHERE id = $1";
+
+  /** Queue a job; a file has at most one unfinished job per kind, so a repeat returns that job. */
+  static final String ENQUEUE =
+      "INSERT INTO pipeline_jobs (id, file_id, kind, created_by) VALUES ($1, $2, $3, $4) "
+          + "ON CONFLICT (file_id, kind) WHERE status IN ('queued','claimed','running') DO NOTHING RETURNING id";
+
+  static final String OPEN_JOB_OF_FILE_KIND =
+      "SELECT id FROM pipeline_jobs WHERE file_id = $1 AND kind = $2 AND status IN ('queued','claimed','running')";
+
+  /** The view of a job people read, with the derived liveness of its kind. */
+  static final String JOB_VIEW =
+      "SELECT j.id, j.file_id, j.kind, j.status, j.progress, j.attempts, j.max_attempts, j.error, j.seq, "
+          + "j.version_id, j.created_at, j.updated_at, j.finished_at, "
+          + "EXISTS (SELECT 1 FROM pipeline_workers w WHERE w.revoked_at IS NULL "
+          + "  AND w.last_seen_at > now() - make_interval(secs => $2) AND j.kind = ANY(w.kinds)) AS live "
+          + "FROM pipeline_jobs j WHERE ";
+
+  static final String JOB_BY_ID = JOB_VIEW + "j.id = $1";
+
+  static final String JOBS_OF_FILE = JOB_VIEW + "j.file_id = $1 ORDER BY j.created_at DESC";
+
+  /** Cancel by a person: final, the claim kept so the holder hears JOB_TERMINAL. */
+  static final String CANCEL =
+      "UPDATE pipeline_jobs j SET status = 'cancelled', error = coalesce($2, j.error), output_version_id = NULL, "
+          + "output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, output_size = NULL, "
+          + "seq = j.seq + 1, updated_at = now(), finished_at = now() "
+          + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
+          + "WHERE j.id = old.id AND j.status IN ('queued','claimed','running') RETURNING j.seq, old.previous";
+
+  static final String STATUS_COUNTS =
+      "SELECT status, count(*) FROM pipeline_jobs GROUP BY status";
+
+  static final String LIVE_WORKERS =
+      "SELECT count(*) FROM pipeline_workers WHERE revoked_at IS NULL AND last_seen_at > now() - make_interval(secs => $1)";
+
+  // ---- the sweeper ----
+
+  /** Only one node sweeps at a time: a transaction-scoped advisory lock, skipped if taken. */
+  static final String TRY_SWEEP_LOCK = "SELECT pg_try_advisory_xact_lock(7482001)";
+
+  /**
+   * Expired claims: requeue with backoff while attempts remain, else fail with the contract's
+   * message. SKIP LOCKED: a job a worker is completing right now is left for the next sweep.
+   */
+  static final String EXPIRE_LEASES =
+      "WITH expired AS (SELECT id, output_storage_key AS previous FROM pipeline_jobs "
+          + "  WHERE status IN ('claimed','running') AND heartbeat_at < now() - make_interval(secs => $1) "
+          + "  FOR UPDATE SKIP LOCKED) "
+          + "UPDATE pipeline_jobs j SET "
+          + "status = CASE WHEN j.attempts < j.max_attempts THEN 'queued' ELSE 'failed' END, "
+          + "worker_id = CASE WHEN j.attempts < j.max_attempts THEN NULL ELSE j.worker_id END, "
+          + "claim_token_hash = CASE WHEN j.attempts < j.max_attempts THEN NULL ELSE j.claim_token_hash END, "
+          + "run_after = CASE WHEN j.attempts < j.max_attempts THEN now() + make_interval(secs => 30 * j.attempts) "
+          + "  ELSE j.run_after END, "
+          + "error = CASE WHEN j.attempts < j.max_attempts THEN j.error ELSE 'The worker stopped sending heartbeats' END, "
+          + "finished_at = CASE WHEN j.attempts < j.max_attempts THEN NULL ELSE now() END, "
+          + "progress = CASE WHEN j.attempts < j.max_attempts THEN 0 ELSE j.progress END, "
+          + "output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, "
+          + "output_size = NULL, seq = j.seq + 1, updated_at = now() "
+          + "FROM expired WHERE j.id = expired.id RETURNING j.id, j.status, expired.previous";
+
+  /** Open jobs of trashed files (normally cancelled by the trash itself; this is the safety net). */
+  static final String CANCEL_TRASHED =
+      "WITH doomed AS (SELECT j.id, j.output_storage_key AS previous FROM pipeline_jobs j "
+          + "  JOIN media_files f ON f.id = j.file_id WHERE f.trashed_at IS NOT NULL "
+          + "  AND j.status IN ('queued','claimed','running') FOR UPDATE OF j SKIP LOCKED) "
+          + "UPDATE pipeline_jobs j SET status = 'cancelled', error = 'file trashed', output_version_id = NULL, "
+          + "output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, output_size = NULL, "
+          + "seq = j.seq + 1, updated_at = now(), finished_at = now() FROM doomed WHERE j.id = doomed.id "
+          + "RETURNING j.id, doomed.previous";
+
+  /** Worker rows not seen for 30 days that hold no claim; revoked rows stay so the name stays revoked. */
+  static final String PRUNE_WORKERS =
+      "DELETE FROM pipeline_workers w WHERE w.revoked_at IS NULL AND w.last_seen_at < now() - interval '30 days' "
+          + "AND NOT EXISTS (SELECT 1 FROM pipeline_jobs j WHERE j.worker_id = w.id AND j.status IN ('claimed','running'))";
+
+  /** Kinds whose liveness flipped since the last sweep; their queued jobs' seq moves. */
+  static final String FLIP_LIVENESS =
+      "WITH now_live AS (SELECT k.name, EXISTS (SELECT 1 FROM pipeline_workers w WHERE w.revoked_at IS NULL "
+          + "  AND w.last_seen_at > now() - make_interval(secs => $1) AND k.name = ANY(w.kinds)) AS live "
+          + "  FROM pipeline_kinds k) "
+          + "UPDATE pipeline_kinds k SET live = now_live.live FROM now_live "
+          + "WHERE k.name = now_live.name AND k.live <> now_live.live RETURNING k.name";
+
+  static final String BUMP_QUEUED_OF_KINDS =
+      "UPDATE pipeline_jobs SET seq = seq + 1, updated_at = now() WHERE status = 'queued' AND kind = ANY($1) RETURNING id";
+
+  /** Every storage key a job or a version still owns (for deleting orphan outputs). */
+  static final String OWNED_VERSION_KEYS =
+      "SELECT storage_key FROM processed_versions UNION ALL "
+          + "SELECT output_storage_key FROM pipeline_jobs WHERE output_storage_key IS NOT NULL";
+}

@@ -1,0 +1,43 @@
+package io.shotstash.pipeline;
+
+/** The {@code action} header values {@code pipeline.queue} answers. Each message and reply is JSON. */
+public final class QueueActions {
+  private QueueActions() {}
+
+  /** {manifest} → {workerId, token, contract, heartbeatSeconds, leaseSeconds}. */
+  public static final String REGISTER = "register";
+  /** {tokenHash (hex SHA-256)} → {workerId, name, kinds}; 401 UNAUTHENTICATED. */
+  public static final String AUTHENTICATE = "authenticate";
+  /** {workerId, manifest, activeJobIds, previousKinds} → {contract, lostJobIds}. */
+  public static final String HEARTBEAT = "heartbeat";
+  /** {workerId, kinds} → {job} or {} when nothing is claimable. */
+  public static final String NEXT = "next";
+  /** {workerId, jobId, claimToken} → {storageKey, name, mimeType, size}. */
+  public static final String INPUT = "input";
+  /** {workerId, jobId, claimToken, progress} → {status, progress, seq}. */
+  public static final String PROGRESS = "progress";
+  /** {workerId, jobId, claimToken, versionId, storageKey, mimeType, ext, size} → {versionId, size, mimeType}. */
+  public static final String RECORD_OUTPUT = "output";
+  /** {workerId, jobId, claimToken} → {status: done, versionId}. */
+  public static final String COMPLETE = "complete";
+  /** {workerId, jobId, claimToken} → {status: queued, attempts}. */
+  public static final String RELEASE = "release";
+  /** {workerId, jobId, claimToken, error, retryable} → {status, attempts, maxAttempts}. */
+  public static final String FAIL = "fail";
+  /** {fileId, kind, personId} → job view. */
+  public static final String ENQUEUE = "enqueue";
+  /** {jobId, error?} → job view. */
+  public static final String CANCEL = "cancel";
+  /** {jobId} → job view. */
+  public static final String JOB = "job";
+  /** {fileId} → {jobs}. */
+  public static final String JOBS_OF_FILE = "jobs-of-file";
+  /** {fileId?} → {kinds}. */
+  public static final String KINDS = "kinds";
+  /** {} → {workers}. */
+  public static final String WORKERS = "workers";
+  /** {workerId} → {revoked}. */
+  public static final String REVOKE = "revoke";
+  /** {} → {liveWorkers, queuedJobs, jobsByStatus}. */
+  public static final String STATUS = "status";
+}

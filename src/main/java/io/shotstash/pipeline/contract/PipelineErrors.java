@@ -1,0 +1,97 @@
+package io.shotstash.pipeline.contract;
+
+import io.shotstash.bus.ApiError;
+
+/**
+ * The worker contract's refusals (PIPELINE.md → Errors). On the wire they are
+ * {@code {"code": "...", "message": "..."}}; internally they are {@link ApiError}s like every other.
+ */
+public final class PipelineErrors {
+  private PipelineErrors() {}
+
+  public static ApiError invalidBody(String message) {
+    return ApiError.of(400, "INVALID_BODY", message);
+  }
+
+  public static ApiError invalidManifest(String message) {
+    return ApiError.of(400, "INVALID_MANIFEST", message);
+  }
+
+  public static ApiError claimTokenRequired() {
+    return ApiError.of(400, "CLAIM_TOKEN_REQUIRED", "Send the job's claim token in X-Claim-Token");
+  }
+
+  public static ApiError invalidOutput(String message) {
+    return ApiError.of(400, "INVALID_OUTPUT", message);
+  }
+
+  public static ApiError unauthenticated() {
+    return ApiError.of(401, "UNAUTHENTICATED", "The token is missing, unknown, rotated out or revoked");
+  }
+
+  public static ApiError workerRevoked() {
+    return ApiError.of(403, "WORKER_REVOKED", "This worker name was revoked; register under a new name");
+  }
+
+  public static ApiError jobNotFound() {
+    return ApiError.of(404, "JOB_NOT_FOUND", "No such job");
+  }
+
+  public static ApiError fileNotFound() {
+    return ApiError.of(404, "FILE_NOT_FOUND", "The job's file is gone or in the Trash");
+  }
+
+  public static ApiError claimStale() {
+    return ApiError.of(409, "CLAIM_STALE", "This claim is no longer yours; drop the work");
+  }
+
+  public static ApiError jobTerminal() {
+    return ApiError.of(409, "JOB_TERMINAL", "The job is finished or cancelled; drop the work");
+  }
+
+  public static ApiError outputMissing() {
+    return ApiError.of(409, "OUTPUT_MISSING", "Upload the output before completing");
+  }
+
+  public static ApiError fileGone() {
+    return ApiError.of(409, "FILE_GONE", "The file went to the Trash; the output was deleted");
+  }
+
+  public static ApiError bodyTooLarge() {
+    return ApiError.of(413, "BODY_TOO_LARGE", "JSON bodies are limited to 64 KiB");
+  }
+
+  public static ApiError outputTooLarge(long limitBytes) {
+    return ApiError.of(413, "OUTPUT_TOO_LARGE", "The output is larger than " + (limitBytes / (1024 * 1024)) + " MB");
+  }
+
+  public static ApiError contractUnsupported() {
+    return ApiError.of(422, "CONTRACT_UNSUPPORTED", "This app speaks worker contract 1");
+  }
+
+  public static ApiError rateLimited(int retryAfterSeconds) {
+    return new ApiError(429, "RATE_LIMITED", "Too many calls; wait Retry-After seconds", null, retryAfterSeconds);
+  }
+
+  public static ApiError setupRequired() {
+    return ApiError.of(503, "SETUP_REQUIRED", "The app is not set up yet");
+  }
+
+  public static ApiError pipelineDisabled() {
+    return ApiError.of(503, "PIPELINE_DISABLED", "WORKER_BOOTSTRAP_TOKEN is not set on the app");
+  }
+
+  public static ApiError storageUnavailable() {
+    return ApiError.of(503, "STORAGE_UNAVAILABLE", "Storage is not available; try again later");
+  }
+
+  // ---- the people side (GraphQL) ----
+
+  public static ApiError kindUnknown(String kind) {
+    return ApiError.of(422, "KIND_UNKNOWN", "No such kind: " + kind);
+  }
+
+  public static ApiError kindNotApplicable(String kind, String mimeType) {
+    return ApiError.of(422, "KIND_NOT_APPLICABLE", kind + " does not apply to " + mimeType + " files");
+  }
+}
