@@ -145,8 +145,9 @@ public record Config(
 
     Config read() {
       DatabaseUrl db = null;
+      String dbUrl = text("DATABASE_URL");
       try {
-        db = DatabaseUrl.parse(text("DATABASE_URL"));
+        db = dbUrl.isEmpty() ? null : DatabaseUrl.parse(dbUrl);
       } catch (IllegalArgumentException e) {
         problems.add("DATABASE_URL " + e.getMessage() + " (expected postgresql://user@host:port/database)");
       }
@@ -158,7 +159,7 @@ public record Config(
       String repo = optional("SHOTSTASH_DATA_REPO");
       Path dataRepo = repo == null ? dataDir.resolve("public.git") : Path.of(repo);
       String branch = text("SHOTSTASH_DATA_BRANCH");
-      if (!branch.matches("[A-Za-z0-9][A-Za-z0-9._/-]{0,99}") || branch.contains("..")) {
+      if (!branch.isEmpty() && !branch.matches("[A-Za-z0-9][A-Za-z0-9._/-]{0,99}") || branch.contains("..")) {
         problems.add("SHOTSTASH_DATA_BRANCH must be a plain branch name, got '" + branch + "'");
       }
       String setupToken = optional("SHOTSTASH_SETUP_TOKEN");
@@ -170,7 +171,7 @@ public record Config(
         problems.add("SHOTSTASH_JWT_SECRET must be at least 32 characters");
       }
       String noreply = text("SHOTSTASH_NOREPLY_DOMAIN");
-      if (!noreply.matches("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+")) {
+      if (!noreply.isEmpty() && !noreply.matches("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+")) {
         problems.add("SHOTSTASH_NOREPLY_DOMAIN must be a lowercase domain name, got '" + noreply + "'");
       }
       int sessionDays = integer("SHOTSTASH_SESSION_DAYS", 1, 365);

@@ -130,7 +130,7 @@ public final class AccountWrites {
       if (level == null) {
         return Future.failedFuture(ApiError.validation("level", "must be one of user, editor, staff, administrator").toException());
       }
-      if (target.isAgent() && level != AccountLevel.USER) {
+      if (target.isAgentAccount() && level != AccountLevel.USER) {
         return Future.failedFuture(ApiError.validation("level", "an agent account stays at user").toException());
       }
       JsonObject unchanged = new JsonObject().put("person", PersonView.staffJson(target, null));

@@ -16,7 +16,7 @@ public final class PersonView {
         .put("bio", p.bio())
         .put("avatarUrl", p.avatarKey() == null ? null : "/media/avatars/" + p.avatarKey())
         .put("accountLevel", p.accountLevel())
-        .put("agent", p.isAgent())
+        .put("agent", p.isAgentAccount())
         .put("githubLogin", p.githubLogin())
         .put("createdAt", iso(p.createdAt()))
         .put("updatedAt", iso(p.updatedAt()));

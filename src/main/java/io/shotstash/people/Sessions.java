@@ -61,7 +61,7 @@ public final class Sessions {
                 : snapshot.personById(rows.iterator().next().getUUID(0).toString()))
         : Future.succeededFuture(snapshot.personBySlug(login));
     return person.compose(found -> {
-      Optional<Person> signable = found.filter(p -> !p.isAgent());
+      Optional<Person> signable = found.filter(p -> !p.isAgentAccount());
       Future<String> hash = signable.isEmpty() ? Future.succeededFuture(null)
           : pool.preparedQuery(PrivateSql.PASSWORD_HASH).execute(Tuple.of(UUID.fromString(signable.get().id())))
               .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
@@ -103,7 +103,7 @@ public final class Sessions {
                 }
                 Row row = rows.iterator().next();
                 return state.current().personById(row.getUUID(0).toString())
-                    .filter(p -> !p.isAgent())
+                    .filter(p -> !p.isAgentAccount())
                     .map(p -> Actor.member(p, sid));
               });
         });

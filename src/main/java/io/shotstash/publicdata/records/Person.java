@@ -21,7 +21,7 @@ public record Person(
     Instant updatedAt) {
 
   @JsonIgnore
-  public boolean isAgent() {
+  public boolean isAgentAccount() {
     return Boolean.TRUE.equals(agent);
   }
 
