@@ -19,6 +19,8 @@ import io.vertx.ext.web.handler.TimeoutHandler;
 public final class HttpVerticle extends VerticleBase {
   /** JSON bodies on the community and account routes. */
   static final long JSON_BODY_LIMIT = 256 * 1024;
+  /** The streamed upload route: no request timeout. */
+  static final String UPLOAD_PATH = "/api/v1/files";
 
   private final HttpServices services;
   private HttpServer server;
@@ -41,7 +43,15 @@ public final class HttpVerticle extends VerticleBase {
     // the worker contract first: its own setup gate, auth and error shape
     new PipelineRoutes(vertx, services, services.storage()).mount(router);
 
-    router.route("/api/*").handler(TimeoutHandler.create(30_000));
+    TimeoutHandler timeout = TimeoutHandler.create(30_000);
+    // every API call has 30 s, but an upload takes as long as its bytes take (idle timeout still applies)
+    router.route("/api/*").handler(ctx -> {
+      if (UPLOAD_PATH.equals(ctx.normalizedPath())) {
+        ctx.next();
+      } else {
+        timeout.handle(ctx);
+      }
+    });
     router.route("/api/*").handler(this::setupGate);
     router.route("/api/*").handler(callers::resolve);
     new AuthRoutes(vertx, services).mount(router, json);
