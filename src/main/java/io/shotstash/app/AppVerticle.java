@@ -1,6 +1,8 @@
 package io.shotstash.app;
 
 import io.shotstash.auth.Tokens;
+import io.shotstash.community.PeopleWrites;
+import io.shotstash.community.ProjectWrites;
 import io.shotstash.db.Database;
 import io.shotstash.http.HttpServices;
 import io.shotstash.http.HttpVerticle;
@@ -98,8 +100,13 @@ public final class AppVerticle extends VerticleBase {
     GitTreeWriter git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery());
     closeables.add(0, git);
     Map<String, WriteHandler> handlers = new HashMap<>();
-    for (WriteHandler h : AccountWrites.handlers()) {
-      handlers.put(h.action(), h);
+    List<WriteHandler> all = new ArrayList<>(AccountWrites.handlers());
+    all.addAll(PeopleWrites.handlers());
+    all.addAll(ProjectWrites.handlers());
+    for (WriteHandler h : all) {
+      if (handlers.put(h.action(), h) != null) {
+        throw new IllegalStateException("two write rules for " + h.action());
+      }
     }
     return vertx.executeBlocking(this::jwtSecret).compose(secret -> {
       Sessions sessions = new Sessions(vertx, pool, holder, secret, config.sessionDays());
@@ -163,7 +170,7 @@ public final class AppVerticle extends VerticleBase {
   private void announce() {
     log.info("Shotstash is listening on http://localhost:{} (data in {}, database {})", port(),
         config.dataDir().toAbsolutePath().normalize(), config.database().display());
-    if (!holder.current().hasActiveAdministrator()) {
+    if (!holder.current().setupDone()) {
       if (config.setupToken() == null) {
         // Printed once, at start, so the person who started the app can finish setup.
         log.info("First-run setup: POST /api/setup with header X-Setup-Token: {}", setupToken);

@@ -34,7 +34,16 @@ public record Config(
     int sessionDays,
     int repackEvery,
     long maxUploadBytes,
-    Pipeline pipeline) {
+    Pipeline pipeline,
+    GitHub github) {
+
+  /** GitHub sign-in and the GitHub probe. Both base URLs are settings so tests use a local fake. */
+  public record GitHub(String apiUrl, String oauthUrl, String clientId, String clientSecret) {
+    /** Sign-in is offered only when both the client id and secret are set. */
+    public boolean signInEnabled() {
+      return clientId != null && clientSecret != null;
+    }
+  }
 
   /** The worker contract's settings (PIPELINE.md → Settings). */
   public record Pipeline(String bootstrapToken, long maxOutputBytes, int leaseSeconds, int sweepSeconds) {
@@ -184,13 +193,17 @@ public record Config(
       int lease = integer("SHOTSTASH_PIPELINE_LEASE_SECONDS", 61, 3600);
       int sweep = integer("SHOTSTASH_PIPELINE_SWEEP_SECONDS", 1, Math.max(1, lease / 2));
       int maxUploadMb = integer("SHOTSTASH_MAX_UPLOAD_MB", 1, 1_048_576);
+      String apiUrl = baseUrl("SHOTSTASH_GITHUB_API_URL");
+      String oauthUrl = baseUrl("SHOTSTASH_GITHUB_OAUTH_URL");
+      GitHub github = new GitHub(apiUrl, oauthUrl, optional("SHOTSTASH_GITHUB_CLIENT_ID"),
+          optional("SHOTSTASH_GITHUB_CLIENT_SECRET"));
       Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep);
       if (!problems.isEmpty()) {
         throw new InvalidConfigException(problems);
       }
       return new Config(db, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
           noreply, sessionDays, repackEvery,
-          maxUploadMb * 1024L * 1024L, pipeline);
+          maxUploadMb * 1024L * 1024L, pipeline, github);
     }
 
     private String text(String key) {
@@ -200,6 +213,15 @@ public record Config(
         return "";
       }
       return v.trim();
+    }
+
+    /** An http(s) base URL without a trailing slash. */
+    private String baseUrl(String key) {
+      String v = text(key);
+      if (!v.isEmpty() && !v.matches("https?://[^\\s/?#]+(/[^\\s?#]*)?")) {
+        problems.add(key + " must be an http or https URL, got '" + v + "'");
+      }
+      return v.replaceAll("/+$", "");
     }
 
     private String optional(String key) {

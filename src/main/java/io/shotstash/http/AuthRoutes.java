@@ -49,7 +49,7 @@ final class AuthRoutes {
 
   private Future<Void> setup(RoutingContext ctx) {
     return perIpLimit(ctx, "setup").compose(v -> {
-      if (services.publicState().current().hasActiveAdministrator()) {
+      if (services.publicState().current().setupDone()) {
         throw ApiError.conflict("conflict", "Setup is already done").toException();
       }
       if (!Tokens.sameSecret(ctx.request().getHeader("X-Setup-Token"), services.setupToken())) {

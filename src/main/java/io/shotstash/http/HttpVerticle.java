@@ -56,6 +56,7 @@ public final class HttpVerticle extends VerticleBase {
     router.route("/api/*").handler(callers::resolve);
     new AuthRoutes(vertx, services).mount(router, json);
     new PeopleRoutes(vertx, services).mount(router, json);
+    new CommunityRoutes(services).mount(router, json);
     MediaRoutes media = new MediaRoutes(vertx, services, services.storage());
     media.mountApi(router);
     new StatusRoutes(vertx).mount(router);
@@ -81,7 +82,7 @@ public final class HttpVerticle extends VerticleBase {
 
   /** Until a first administrator exists every API answers 503 SETUP_REQUIRED, but setup itself. */
   private void setupGate(RoutingContext ctx) {
-    if (services.publicState().current().hasActiveAdministrator() || "/api/setup".equals(ctx.normalizedPath())) {
+    if (services.publicState().current().setupDone() || "/api/setup".equals(ctx.normalizedPath())) {
       ctx.next();
       return;
     }

@@ -58,6 +58,11 @@ public final class JsonBody {
     return s;
   }
 
+  /** Whether the body names the key at all (a null value counts: it clears the field). */
+  public boolean has(String key) {
+    return json.containsKey(key);
+  }
+
   public Boolean bool(String key) {
     Object v = json.getValue(key);
     if (v == null) {

@@ -54,7 +54,7 @@ public final class AccountWrites {
 
     @Override
     public Future<WritePlan> plan(WriteContext ctx, WriteCommand command) {
-      if (ctx.state().hasActiveAdministrator()) {
+      if (ctx.state().setupDone()) {
         return Future.failedFuture(ApiError.conflict("conflict", "Setup is already done").toException());
       }
       return createAccount(ctx, command, SETUP);

@@ -111,9 +111,14 @@ public final class PublicState {
     return id == null ? Optional.empty() : findOne(Sheet.PEOPLE, "id", id, Person.class);
   }
 
-  /** Whether an administrator who is not deactivated exists (the first-run setup gate). */
+  /** Whether an administrator who is not deactivated exists. */
   public boolean hasActiveAdministrator() {
     return countActive(AccountLevel.ADMINISTRATOR) > 0;
+  }
+
+  /** Whether any administrator record exists, active or not: first-run setup is done. */
+  public boolean setupDone() {
+    return !tables.get(Sheet.PEOPLE).keysFor("level", AccountLevel.ADMINISTRATOR.wire()).isEmpty();
   }
 
   public int countActive(AccountLevel level) {

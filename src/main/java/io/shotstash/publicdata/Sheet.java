@@ -28,7 +28,9 @@ public enum Sheet {
       Index.of("slug", (k, r) -> lower(((Person) r).slug())),
       Index.of("githubUserId", (k, r) -> str(((Person) r).githubUserId())),
       Index.of("githubLogin", (k, r) -> lower(((Person) r).githubLogin())),
-      // active administrators only: the setup gate and the last-administrator rule read it
+      // every account by level: the setup gate reads it (setup is done once any administrator exists)
+      Index.of("level", (k, r) -> ((Person) r).accountLevel()),
+      // active accounts by level: the last-administrator rule reads it
       Index.of("activeLevel", (k, r) -> ((Person) r).deletedAt() == null ? ((Person) r).accountLevel() : null)),
   PROJECTS("projects", "${slug}", Project.class,
       Index.of("id", (k, r) -> ((Project) r).id()),

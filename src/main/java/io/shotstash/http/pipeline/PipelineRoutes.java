@@ -77,7 +77,7 @@ public final class PipelineRoutes {
   private void common(RoutingContext ctx) {
     ctx.response().putHeader(ContractResponses.VERSION_HEADER, "1");
     ctx.request().pause();
-    if (!services.publicState().current().hasActiveAdministrator()) {
+    if (!services.publicState().current().setupDone()) {
       ContractResponses.error(ctx, PipelineErrors.setupRequired());
       return;
     }

@@ -1,0 +1,263 @@
+package io.shotstash.community;
+
+import io.shotstash.auth.Actor;
+import io.shotstash.auth.Ids;
+import io.shotstash.bus.ApiError;
+import io.shotstash.people.PersonView;
+import io.shotstash.publicdata.CommitMessage;
+import io.shotstash.publicdata.PublicState;
+import io.shotstash.publicdata.RecordChange;
+import io.shotstash.publicdata.RecordKeys;
+import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.records.HelpWantedInterest;
+import io.shotstash.publicdata.records.Person;
+import io.shotstash.publicdata.records.PersonEvaluation;
+import io.shotstash.publicdata.records.ProjectMembership;
+import io.shotstash.publicdata.records.SpamPurge;
+import io.shotstash.publicdata.write.Attribution;
+import io.shotstash.publicdata.write.WriteCommand;
+import io.shotstash.publicdata.write.WriteContext;
+import io.shotstash.publicdata.write.WriteHandler;
+import io.shotstash.publicdata.write.WritePlan;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The write rules of a person's own record: edit (name, bio, slug), deactivate and reactivate,
+ * and the staff purge. Each runs inside the git writer.
+ */
+public final class PeopleWrites {
+  public static final String UPDATE = "person.update";
+  public static final String DEACTIVATE = "person.deactivate";
+  public static final String REACTIVATE = "person.reactivate";
+  public static final String PURGE = "person.purge";
+  public static final int BIO_MAX = 5000;
+
+  private PeopleWrites() {}
+
+  public static List<WriteHandler> handlers() {
+    return List.of(handler(UPDATE, PeopleWrites::update), handler(DEACTIVATE, PeopleWrites::deactivate),
+        handler(REACTIVATE, PeopleWrites::reactivate), handler(PURGE, PeopleWrites::purge));
+  }
+
+  interface Rule {
+    Future<WritePlan> plan(WriteContext ctx, WriteCommand cmd);
+  }
+
+  static WriteHandler handler(String action, Rule rule) {
+    return new WriteHandler() {
+      @Override
+      public String action() {
+        return action;
+      }
+
+      @Override
+      public Future<WritePlan> plan(WriteContext context, WriteCommand command) {
+        return rule.plan(context, command);
+      }
+    };
+  }
+
+  static CommitMessage message(WriteCommand cmd, String action, Person subject, String body) {
+    return Attribution.actorTrailers(Attribution.message(cmd, action, "person", subject.id(), subject.slug()).body(body),
+        cmd.actor()).build();
+  }
+
+  static Person with(Person p, String slug, String fullName, String bio, Instant deletedAt, String deactivatedBy,
+      Instant now) {
+    return new Person(p.id(), p.legacyId(), slug, fullName, bio, p.avatarKey(), p.accountLevel(), p.agent(),
+        p.githubUserId(), p.githubLogin(), deletedAt, deactivatedBy, p.createdAt(), now);
+  }
+
+  /** Whether a slug carries history that a rename must not take over (MODERATION.md → Slugs). */
+  public static boolean slugHasHistory(PublicState state, String slug) {
+    String lower = slug.toLowerCase();
+    return !state.findKeys(Sheet.SPAM_PURGES, "slug", lower).isEmpty()
+        || !state.findKeys(Sheet.PERSON_EVALUATIONS, "personSlug", lower).isEmpty();
+  }
+
+  // ---- PATCH /api/people/:slug ----
+
+  static Future<WritePlan> update(WriteContext ctx, WriteCommand cmd) {
+    PublicState state = ctx.state();
+    JsonObject p = cmd.params();
+    Person person = state.personBySlug(p.getString("slug")).orElse(null);
+    if (person == null || !(Rules.isSelf(cmd.actor(), person) || Rules.isStaff(state, cmd.actor()))) {
+      return Rules.refuse(ApiError.notFound());
+    }
+    String fullName = p.containsKey("fullName") ? p.getString("fullName").strip() : person.fullName();
+    String bio = p.containsKey("bio") ? emptyToNull(p.getString("bio")) : person.bio();
+    String newSlug = p.containsKey("newSlug") ? p.getString("newSlug") : person.slug();
+    List<RecordChange> changes = new ArrayList<>();
+    if (!newSlug.equals(person.slug())) {
+      if (state.personBySlug(newSlug).filter(other -> !other.id().equals(person.id())).isPresent()) {
+        return Rules.refuse(ApiError.validation("slug", "is taken"));
+      }
+      if (slugHasHistory(state, newSlug)) {
+        return Rules.refuse(ApiError.conflict("slug_unavailable",
+            "That slug has moderation history and cannot be taken by a rename"));
+      }
+      changes.addAll(renameChanges(state, person, newSlug));
+    }
+    Person updated = with(person, newSlug, fullName, bio, person.deletedAt(), person.deactivatedBy(), ctx.now());
+    if (updated.equals(with(person, person.slug(), person.fullName(), person.bio(), person.deletedAt(),
+        person.deactivatedBy(), ctx.now())) && changes.isEmpty()) {
+      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> personReply(s, person.id())));
+    }
+    changes.add(RecordChange.put(Sheet.PEOPLE, newSlug, updated));
+    return Future.succeededFuture(new WritePlan(changes, null,
+        message(cmd, UPDATE, updated, newSlug.equals(person.slug()) ? null : "slug: " + person.slug() + " -> " + newSlug),
+        s -> personReply(s, person.id())));
+  }
+
+  /**
+   * A rename moves the person's file and every record whose path names the slug: memberships,
+   * help-wanted interest, and the person-evaluations (so the account keeps its moderation record).
+   */
+  static List<RecordChange> renameChanges(PublicState state, Person person, String newSlug) {
+    List<RecordChange> out = new ArrayList<>();
+    out.add(RecordChange.delete(Sheet.PEOPLE, person.slug()));
+    for (String key : state.findKeys(Sheet.PROJECT_MEMBERSHIPS, "personId", person.id())) {
+      ProjectMembership m = state.get(Sheet.PROJECT_MEMBERSHIPS, key, ProjectMembership.class);
+      ProjectMembership moved = new ProjectMembership(m.projectId(), m.personId(), m.projectSlug(), newSlug, m.role(),
+          m.isMaintainer(), m.joinedAt());
+      out.add(RecordChange.delete(Sheet.PROJECT_MEMBERSHIPS, key));
+      out.add(RecordChange.put(Sheet.PROJECT_MEMBERSHIPS, RecordKeys.membership(moved), moved));
+    }
+    for (String key : state.findKeys(Sheet.HELP_WANTED_INTEREST, "personId", person.id())) {
+      HelpWantedInterest i = state.get(Sheet.HELP_WANTED_INTEREST, key, HelpWantedInterest.class);
+      out.add(RecordChange.delete(Sheet.HELP_WANTED_INTEREST, key));
+      out.add(RecordChange.put(Sheet.HELP_WANTED_INTEREST, RecordKeys.helpWantedInterest(i, newSlug), i));
+    }
+    for (String key : state.findKeys(Sheet.PERSON_EVALUATIONS, "personSlug", person.slug().toLowerCase())) {
+      PersonEvaluation e = state.get(Sheet.PERSON_EVALUATIONS, key, PersonEvaluation.class);
+      PersonEvaluation moved = new PersonEvaluation(newSlug, e.evaluator(), e.verdict(), e.reasoning(), e.flags(),
+          e.confidence(), e.evaluatedAt());
+      out.add(RecordChange.delete(Sheet.PERSON_EVALUATIONS, key));
+      out.add(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(moved), moved));
+    }
+    return out;
+  }
+
+  // ---- deactivate / reactivate ----
+
+  static Future<WritePlan> deactivate(WriteContext ctx, WriteCommand cmd) {
+    PublicState state = ctx.state();
+    Person person = state.personBySlug(cmd.params().getString("slug")).orElse(null);
+    boolean self = person != null && Rules.isSelf(cmd.actor(), person);
+    if (person == null || !(self || Rules.isStaff(state, cmd.actor()))) {
+      return Rules.refuse(ApiError.notFound());
+    }
+    if (person.isDeactivated()) {
+      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> personReply(s, person.id())));
+    }
+    Person hidden = with(person, person.slug(), person.fullName(), person.bio(), ctx.now(), self ? "self" : "staff", ctx.now());
+    return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, person.slug(), hidden)), null,
+        message(cmd, DEACTIVATE, hidden, null), s -> personReply(s, person.id())));
+  }
+
+  static Future<WritePlan> reactivate(WriteContext ctx, WriteCommand cmd) {
+    PublicState state = ctx.state();
+    Person person = state.personBySlug(cmd.params().getString("slug")).orElse(null);
+    boolean self = person != null && Rules.isSelf(cmd.actor(), person);
+    boolean staff = Rules.isStaff(state, cmd.actor());
+    if (person == null || !(self || staff)) {
+      return Rules.refuse(ApiError.notFound());
+    }
+    if (!person.isDeactivated()) {
+      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> personReply(s, person.id())));
+    }
+    if (!staff && "moderation".equals(person.deactivatedBy())) {
+      return Rules.refuse(ApiError.forbidden("A member hidden by moderation cannot reactivate themselves"));
+    }
+    Person shown = with(person, person.slug(), person.fullName(), person.bio(), null, null, ctx.now());
+    return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, person.slug(), shown)), null,
+        message(cmd, REACTIVATE, shown, null), s -> personReply(s, person.id())));
+  }
+
+  // ---- the staff purge ----
+
+  /** {slug, reason, spam}: administrators; the whole cascade in one commit and one transaction. */
+  static Future<WritePlan> purge(WriteContext ctx, WriteCommand cmd) {
+    PublicState state = ctx.state();
+    if (!Rules.isAdministrator(state, cmd.actor())) {
+      return Rules.refuse(ApiError.notFound());
+    }
+    Person person = state.personBySlug(cmd.params().getString("slug")).orElse(null);
+    if (person == null) {
+      return Rules.refuse(ApiError.notFound());
+    }
+    if (Rules.isSelf(cmd.actor(), person)) {
+      return Rules.refuse(ApiError.validation("slug", "you cannot purge yourself"));
+    }
+    boolean spam = cmd.params().getBoolean("spam", true);
+    String reason = cmd.params().getString("reason");
+    Actor.Member admin = (Actor.Member) cmd.actor();
+    return Future.succeededFuture(purgePlan(ctx, cmd, person, spam ? "human-" + admin.slug() : null, null, reason,
+        List.of(), List.of(), List.of()));
+  }
+
+  /**
+   * The purge every kind of purger shares: the cascade, the private rows, and for a spam purge the
+   * spam-purges record (by = {@code by}) and any extra records (an agent's vote). One commit.
+   */
+  public static WritePlan purgePlan(WriteContext ctx, WriteCommand cmd, Person person, String by, String grantId,
+      String reason, List<String> flags, List<SpamPurge.Evidence> evidence, List<RecordChange> extra) {
+    PublicState state = ctx.state();
+    PurgePlan plan = PurgePlan.of(state, person);
+    List<RecordChange> changes = new ArrayList<>(plan.deletes());
+    changes.addAll(extra);
+    SpamPurge record = null;
+    if (by != null) {
+      record = new SpamPurge(Ids.uuid7(), person.id(), person.slug(), person.fullName(), person.githubUserId(),
+          person.githubLogin(), by, grantId, reason, flags, evidence, state.commit(), ctx.now(), true, null, null);
+      changes.add(RecordChange.put(Sheet.SPAM_PURGES, RecordKeys.spamPurge(record), record));
+    }
+    CommitMessage.Builder msg = Attribution.message(cmd, PURGE, "person", person.id(), person.slug()).body(reason);
+    Attribution.actorTrailers(msg, cmd.actor());
+    if (record != null) {
+      msg.trailer("Purge-Id", record.id());
+    }
+    for (SpamPurge.Evidence e : evidence) {
+      msg.trailer("Evidence", e.path() + (e.field() == null ? "" : "#" + e.field()));
+    }
+    SpamPurge purgeRecord = record;
+    JsonObject deleted = new JsonObject()
+        .put("projects", new JsonArray(plan.projectsTaken().stream()
+            .map(p -> new JsonObject().put("slug", p.slug()).put("title", p.title())).toList()))
+        .put("memberships", plan.memberships()).put("updates", plan.updates()).put("buzz", plan.buzz())
+        .put("helpWantedRoles", plan.helpWantedRoles()).put("rsvps", 0);
+    return new WritePlan(changes, tx -> deletePrivate(tx, person.id()), msg.build(), s -> new JsonObject()
+        .put("purge", purgeRecord == null ? null : SpamPurgeView.json(purgeRecord))
+        .put("deleted", deleted));
+  }
+
+  /** Private rows of a purged person: profile, password, sessions (ended at once) and agent grants. */
+  static Future<?> deletePrivate(SqlConnection tx, String personId) {
+    Tuple id = Tuple.of(UUID.fromString(personId));
+    return tx.preparedQuery("DELETE FROM private_profiles WHERE person_id = $1").execute(id)
+        .compose(r -> tx.preparedQuery("DELETE FROM password_credentials WHERE person_id = $1").execute(id))
+        .compose(r -> tx.preparedQuery("DELETE FROM sessions WHERE person_id = $1").execute(id))
+        .compose(r -> tx.preparedQuery("DELETE FROM agent_grants WHERE agent_person_id = $1").execute(id));
+  }
+
+  static JsonObject personReply(PublicState state, String personId) {
+    return new JsonObject().put("person", state.personById(personId).map(p -> PersonView.staffJson(p, null)).orElse(null));
+  }
+
+  static String emptyToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+
+  /** Checks shared with the HTTP layer for a PATCH body. */
+  public static String bioProblem(String bio) {
+    return bio != null && bio.length() > BIO_MAX ? "must be at most " + BIO_MAX + " characters" : null;
+  }
+}
