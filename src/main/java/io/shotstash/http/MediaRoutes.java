@@ -78,9 +78,12 @@ final class MediaRoutes {
     String fileId = Ids.uuid7();
     String key = Storage.originalKey(fileId);
     return folderOk
-        .compose(v -> storage.write(key, req, limit))
-        .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
-            ? ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB").toException() : err))
+        .compose(v -> {
+          Uploads.continueIfExpected(req);
+          return storage.write(key, req, limit);
+        })
+        .recover(err -> Future.failedFuture(Uploads.refusalFor(err,
+            ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB"))))
         .compose(written -> library(LibraryVerticle.Actions.CREATE_FILE, new JsonObject().put("id", fileId)
             .put("folderId", folderId).put("name", name.strip()).put("mimeType", mediaType).put("size", written.size())
             .put("storageKey", key).put("personId", member.personId()))

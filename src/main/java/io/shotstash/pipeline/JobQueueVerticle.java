@@ -71,6 +71,7 @@ public final class JobQueueVerticle extends VerticleBase {
     actions.put(QueueActions.NEXT, this::next);
     actions.put(QueueActions.INPUT, this::input);
     actions.put(QueueActions.PROGRESS, this::progress);
+    actions.put(QueueActions.BEGIN_OUTPUT, this::beginOutput);
     actions.put(QueueActions.RECORD_OUTPUT, this::recordOutput);
     actions.put(QueueActions.COMPLETE, this::complete);
     actions.put(QueueActions.RELEASE, this::release);
@@ -175,7 +176,7 @@ public final class JobQueueVerticle extends VerticleBase {
     return pool.withTransaction(tx -> tx.preparedQuery(PipelineSql.HEARTBEAT_WORKER)
             .execute(Tuple.of(workerId, manifest.version(), kinds))
             .compose(r -> tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)))
-            .compose(r -> tx.preparedQuery(PipelineSql.HEARTBEAT_JOBS).execute(Tuple.of(workerId, ids))))
+            .compose(r -> tx.preparedQuery(PipelineSql.HEARTBEAT_JOBS).execute(Tuple.of(workerId, (Object) ids))))
         .map(rows -> {
           Set<String> held = new java.util.HashSet<>();
           rows.forEach(row -> held.add(row.getUUID("id").toString()));
@@ -312,6 +313,13 @@ public final class JobQueueVerticle extends VerticleBase {
       return Future.succeededFuture(new JsonObject().put("status", r.getString("status"))
           .put("progress", r.getInteger("progress")).put("seq", r.getLong("seq")));
     });
+  }
+
+  /** An upload starts: the claim must hold; the lease moves (the upload may take long). */
+  private Future<JsonObject> beginOutput(JsonObject msg) {
+    Claim claim = Claim.of(msg);
+    return pool.preparedQuery(PipelineSql.TOUCH_LEASE).execute(claim.tuple()).compose(rows -> rows.size() == 0
+        ? refusal(null, claim) : Future.succeededFuture(new JsonObject()));
   }
 
   /** The output was streamed to {storageKey}; make it the claim's pending output (or delete it if refused). */

@@ -65,7 +65,7 @@ final class PipelineSql {
           + "  ORDER BY j.created_at, j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED) "
           + "UPDATE pipeline_jobs j SET status = 'claimed', attempts = j.attempts + 1, worker_id = $2, "
           + "  claim_token_hash = $3, claimed_at = now(), heartbeat_at = now(), progress = 0, seq = j.seq + 1, "
-          + "  error = NULL, updated_at = now() "
+          + "  updated_at = now() "
           + "FROM candidate, media_files f WHERE j.id = candidate.id AND f.id = j.file_id "
           + "RETURNING j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size";
 
@@ -88,6 +88,10 @@ final class PipelineSql {
       "SELECT f.storage_key, f.name, f.mime_type, f.size, f.trashed_at FROM pipeline_jobs j "
           + "JOIN media_files f ON f.id = j.file_id "
           + "WHERE j.id = $1 AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running')";
+
+  /** The lease moves as an upload starts; nothing a client sees changes, so seq stays. */
+  static final String TOUCH_LEASE =
+      "UPDATE pipeline_jobs SET heartbeat_at = now() WHERE " + HOLDER + " AND status IN ('claimed','running') RETURNING id";
 
   static final String PROGRESS =
       "UPDATE pipeline_jobs SET status = 'running', progress = $4, heartbeat_at = now(), seq = seq + 1, "

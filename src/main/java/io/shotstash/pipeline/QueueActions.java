@@ -16,6 +16,8 @@ public final class QueueActions {
   public static final String INPUT = "input";
   /** {workerId, jobId, claimToken, progress} → {status, progress, seq}. */
   public static final String PROGRESS = "progress";
+  /** {workerId, jobId, claimToken} → {} when the claim holds; moves the lease as an upload starts. */
+  public static final String BEGIN_OUTPUT = "output.begin";
   /** {workerId, jobId, claimToken, versionId, storageKey, mimeType, ext, size} → {versionId, size, mimeType}. */
   public static final String RECORD_OUTPUT = "output";
   /** {workerId, jobId, claimToken} → {status: done, versionId}. */

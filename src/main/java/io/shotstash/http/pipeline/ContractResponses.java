@@ -1,6 +1,7 @@
 package io.shotstash.http.pipeline;
 
 import io.shotstash.bus.ApiError;
+import io.shotstash.http.Uploads;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -32,7 +33,7 @@ final class ContractResponses {
     if (error.retryAfterSeconds() != null) {
       ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
     }
-    boolean unread = !ctx.request().isEnded();
+    boolean unread = !ctx.request().isEnded() && Uploads.hasBody(ctx.request());
     if (unread) {
       // The client is still sending a body we will not read (a refused upload): answer, then close,
       // rather than read gigabytes to keep the connection.

@@ -6,6 +6,7 @@ import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Requests;
 import io.shotstash.http.Downloads;
+import io.shotstash.http.Uploads;
 import io.shotstash.http.HttpServices;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.QueueActions;
@@ -91,7 +92,7 @@ public final class PipelineRoutes {
   private void onFailure(RoutingContext ctx) {
     if (ctx.failure() != null) {
       ApiError error = ApiError.from(ctx.failure());
-      if (error == null) {
+      if (error == null || error.status() >= 500 && "internal_error".equals(error.code())) {
         ContractResponses.internal(ctx, ctx.failure());
       } else {
         ContractResponses.error(ctx, error);
@@ -305,11 +306,14 @@ public final class PipelineRoutes {
     long expected = declared;
     String versionId = Ids.uuid7();
     String key = Storage.versionKey(versionId, ext);
-    // Ask whether the claim holds before taking (possibly many GB of) bytes.
-    return queue(QueueActions.INPUT, call)
-        .compose(ok -> storage.write(key, req, limit))
-        .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
-            ? PipelineErrors.outputTooLarge(limit).toException() : err))
+    // Ask whether the claim holds (and move the lease) before taking possibly many GB of bytes;
+    // only then tell a client that waits for it to send the body.
+    return queue(QueueActions.BEGIN_OUTPUT, call)
+        .compose(ok -> {
+          Uploads.continueIfExpected(req);
+          return storage.write(key, req, limit);
+        })
+        .recover(err -> Future.failedFuture(Uploads.refusalFor(err, PipelineErrors.outputTooLarge(limit))))
         .compose(written -> {
           if (written.size() == 0 || (expected >= 0 && written.size() != expected)) {
             return storage.delete(key).compose(v -> Future.failedFuture(PipelineErrors.invalidOutput(
