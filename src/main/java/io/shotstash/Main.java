@@ -27,6 +27,7 @@ public final class Main {
       switch (command) {
         case "serve" -> serve(rest);
         case "migrate" -> migrate();
+        case "seed-demo" -> io.shotstash.demo.SeedDemo.run(rest);
         case "help", "--help", "-h" -> usage(0);
         default -> {
           System.err.println("Unknown command: " + command);
@@ -48,6 +49,8 @@ public final class Main {
         Usage: java -jar shotstash.jar [command]
           serve     run the app (the default)
           migrate   create the database if missing and apply the migrations, then exit
+          seed-demo [--members N] [--seed S]
+                    fill an instance that has no members yet with demo content
         Settings come from environment variables; see docs/configuration.md.""");
     System.exit(status);
   }
