@@ -1,0 +1,109 @@
+package io.shotstash.moderation;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds anything that reads as a URL in text that will be published in a commit (an agent's
+ * reasoning, a purge reason), so a purge never republishes the spam link (the moderation API,
+ * "A URL is any of"). Pure.
+ *
+ * <ul>
+ *   <li>a scheme: {@code name://}, including the defanged {@code hxxp://} and {@code hxxps://};
+ *   <li>{@code www.} at the start of a word;
+ *   <li>a bare domain: labels joined by dots with word characters on both sides of each dot,
+ *       ending in a top-level domain of two or more letters that is lowercase, or a common TLD in
+ *       any case;
+ *   <li>a defanged dot between word characters: {@code [.]}, {@code (.)}, {@code {.}},
+ *       {@code [dot]}, {@code (dot)}.
+ * </ul>
+ * Ordinary prose passes: e.g., i.e., U.S., a sentence that runs into the next ({@code spam.Then}),
+ * version numbers.
+ */
+public final class UrlDetector {
+  private static final Pattern SCHEME = Pattern.compile("(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://");
+  private static final Pattern WWW = Pattern.compile("(?<![\\w.-])www\\.", Pattern.CASE_INSENSITIVE);
+  private static final Pattern DEFANGED_DOT =
+      Pattern.compile("\\w(?:\\[\\.\\]|\\(\\.\\)|\\{\\.\\}|\\[dot\\]|\\(dot\\))\\w", Pattern.CASE_INSENSITIVE);
+  /** A run of labels joined by dots; each candidate is then checked label by label. */
+  private static final Pattern DOTTED = Pattern.compile("[\\w-]+(?:\\.[\\w-]+)+");
+  private static final Pattern LETTERS = Pattern.compile("[A-Za-z]{2,}");
+  /**
+   * TLDs that count in any case (Cheap-Pills.SHOP); any other counts only in lowercase. Decision:
+   * TLDs that are also common English words a sentence may start with (In, It, To, Me, Us, Co, Best,
+   * Live, ...) are left out, so "went home.In the end" stays prose.
+   */
+  static final Set<String> COMMON_TLDS = Set.of("com", "org", "net", "edu", "gov", "io", "info", "biz", "xyz", "shop",
+      "ru", "cn", "uk", "de", "fr", "jp", "br", "au", "ca", "nl", "eu", "tv", "ly", "tk", "ml", "ga", "cf", "gq", "pw",
+      "ws", "icu", "dev");
+
+  private UrlDetector() {}
+
+  /** Whether the text contains anything that reads as a URL. */
+  public static boolean containsUrl(String text) {
+    return text != null && firstUrl(text) != null;
+  }
+
+  /** The first URL-like fragment, or null. */
+  public static String firstUrl(String text) {
+    Matcher m = SCHEME.matcher(text);
+    if (m.find()) {
+      return m.group();
+    }
+    m = WWW.matcher(text);
+    if (m.find()) {
+      return m.group();
+    }
+    m = DEFANGED_DOT.matcher(text);
+    if (m.find()) {
+      return m.group();
+    }
+    m = DOTTED.matcher(text);
+    while (m.find()) {
+      String domain = bareDomain(m.group());
+      if (domain != null) {
+        return domain;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The longest prefix of a dotted run that is a bare domain, or null. Every dot in it must have a
+   * word character on both sides (so "-.foo" does not count), and its last label must be a TLD.
+   */
+  static String bareDomain(String run) {
+    String[] labels = run.split("\\.", -1);
+    StringBuilder prefix = new StringBuilder(labels[0]);
+    for (int i = 1; i < labels.length; i++) {
+      String before = labels[i - 1];
+      String label = labels[i];
+      if (before.isEmpty() || label.isEmpty() || !isWord(before.charAt(before.length() - 1)) || !isWord(label.charAt(0))) {
+        return null; // a dot without word characters on both sides ends the domain
+      }
+      prefix.append('.').append(label);
+      if (isTld(label)) {
+        return prefix.toString();
+      }
+    }
+    return null;
+  }
+
+  private static boolean isTld(String label) {
+    if (!LETTERS.matcher(label).matches()) {
+      return false;
+    }
+    return label.equals(label.toLowerCase(Locale.ROOT)) || COMMON_TLDS.contains(label.toLowerCase(Locale.ROOT));
+  }
+
+  private static boolean isWord(char c) {
+    return Character.isLetterOrDigit(c) || c == '_';
+  }
+
+  /** Whether the text has a control character, line breaks included. */
+  public static boolean hasControlCharacter(String text) {
+    return text != null && text.chars().anyMatch(c -> Character.isISOControl(c) || c == 0x2028 || c == 0x2029);
+  }
+}
