@@ -27,6 +27,7 @@ public final class Main {
       switch (command) {
         case "serve" -> serve(rest);
         case "migrate" -> migrate();
+        case "worker" -> io.shotstash.worker.WorkerMain.run(rest);
         case "seed-demo" -> io.shotstash.demo.SeedDemo.run(rest);
         case "help", "--help", "-h" -> usage(0);
         default -> {
@@ -49,6 +50,7 @@ public final class Main {
         Usage: java -jar shotstash.jar [command]
           serve     run the app (the default)
           migrate   create the database if missing and apply the migrations, then exit
+          worker    run the reference worker (720p proxies with ffmpeg) against SHOTSTASH_URL
           seed-demo [--members N] [--seed S]
                     fill an instance that has no members yet with demo content
         Settings come from environment variables; see docs/configuration.md.""");

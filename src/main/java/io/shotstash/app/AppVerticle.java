@@ -4,6 +4,11 @@ import io.shotstash.auth.Tokens;
 import io.shotstash.community.PeopleWrites;
 import io.shotstash.community.ProjectWrites;
 import io.shotstash.db.Database;
+import io.shotstash.moderation.GitHubProbe;
+import io.shotstash.moderation.ModerationVerticle;
+import io.shotstash.moderation.ModerationWrites;
+import io.shotstash.moderation.PrivateDataWrites;
+import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.shotstash.http.HttpServices;
 import io.shotstash.http.HttpVerticle;
 import io.shotstash.media.LibraryVerticle;
@@ -28,6 +33,9 @@ import io.shotstash.publicdata.write.GitWriterVerticle;
 import io.shotstash.publicdata.write.PublicDataClient;
 import io.shotstash.publicdata.write.WriteHandler;
 import io.shotstash.ratelimit.LocalRateLimiter;
+import io.shotstash.worker.EventBusWorkerClient;
+import io.shotstash.worker.WorkerLoop;
+import io.shotstash.worker.WorkerSettings;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -103,6 +111,9 @@ public final class AppVerticle extends VerticleBase {
     List<WriteHandler> all = new ArrayList<>(AccountWrites.handlers());
     all.addAll(PeopleWrites.handlers());
     all.addAll(ProjectWrites.handlers());
+    all.addAll(ModerationWrites.handlers());
+    all.addAll(PrivateDataWrites.handlers());
+    all.add(io.shotstash.people.GitHubSignup.handler());
     for (WriteHandler h : all) {
       if (handlers.put(h.action(), h) != null) {
         throw new IllegalStateException("two write rules for " + h.action());
@@ -125,8 +136,28 @@ public final class AppVerticle extends VerticleBase {
           .compose(id -> vertx.deployVerticle(new LibraryVerticle(pool, storage)))
           .compose(id -> vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(),
               pipeline.sweepSeconds())))
+          .compose(id -> vertx.deployVerticle(new ModerationVerticle(pool, holder,
+              new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
+              config.dataBranch())))
+          .compose(id -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),
+              config.moderation().purgeSweepSeconds())))
+          .compose(id -> deployInProcessWorkers(storage))
           .compose(id -> deployHttp(services));
     });
+  }
+
+  /**
+   * SHOTSTASH_IN_PROCESS_WORKERS reference workers ({@code in-process-1} ..), each a {@link WorkerLoop}
+   * talking to pipeline.queue through the event bus: no HTTP, no token.
+   */
+  private Future<?> deployInProcessWorkers(LocalStorage storage) {
+    List<Future<String>> deployed = new ArrayList<>();
+    for (int n = 1; n <= config.inProcessWorkers(); n++) {
+      WorkerSettings settings = WorkerSettings.inProcess("in-process-" + n, config.dataDir().resolve("worker-tmp"));
+      deployed.add(vertx.deployVerticle(new WorkerLoop(settings,
+          new EventBusWorkerClient(vertx, storage, config.pipeline().maxOutputBytes()))));
+    }
+    return Future.all(deployed);
   }
 
   private Future<?> deployHttp(HttpServices services) {

@@ -35,7 +35,12 @@ public record Config(
     int repackEvery,
     long maxUploadBytes,
     Pipeline pipeline,
-    GitHub github) {
+    GitHub github,
+    int inProcessWorkers,
+    Moderation moderation) {
+
+  /** Moderation settings (MODERATION.md). */
+  public record Moderation(int purgeSweepSeconds, String dataRepoWebUrl, String bounceSecret) {}
 
   /** GitHub sign-in and the GitHub probe. Both base URLs are settings so tests use a local fake. */
   public record GitHub(String apiUrl, String oauthUrl, String clientId, String clientSecret) {
@@ -197,13 +202,24 @@ public record Config(
       String oauthUrl = baseUrl("SHOTSTASH_GITHUB_OAUTH_URL");
       GitHub github = new GitHub(apiUrl, oauthUrl, optional("SHOTSTASH_GITHUB_CLIENT_ID"),
           optional("SHOTSTASH_GITHUB_CLIENT_SECRET"));
+      int purgeSweep = integer("SHOTSTASH_PURGE_SWEEP_SECONDS", 1, 86_400);
+      String webUrl = optional("SHOTSTASH_DATA_REPO_WEB_URL");
+      if (webUrl != null && !webUrl.matches("https?://\\S+")) {
+        problems.add("SHOTSTASH_DATA_REPO_WEB_URL must be an http or https URL, got '" + webUrl + "'");
+      }
+      String bounceSecret = optional("SHOTSTASH_BOUNCE_SECRET");
+      if (bounceSecret != null && bounceSecret.length() < 32) {
+        problems.add("SHOTSTASH_BOUNCE_SECRET must be at least 32 characters");
+      }
+      Moderation moderation = new Moderation(purgeSweep, webUrl == null ? null : webUrl.replaceAll("/+$", ""), bounceSecret);
       Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep);
+      int inProcessWorkers = integer("SHOTSTASH_IN_PROCESS_WORKERS", 0, 16);
       if (!problems.isEmpty()) {
         throw new InvalidConfigException(problems);
       }
       return new Config(db, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
           noreply, sessionDays, repackEvery,
-          maxUploadMb * 1024L * 1024L, pipeline, github);
+          maxUploadMb * 1024L * 1024L, pipeline, github, inProcessWorkers, moderation);
     }
 
     private String text(String key) {

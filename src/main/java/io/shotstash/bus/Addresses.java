@@ -25,6 +25,9 @@ public final class Addresses {
   /** The media library: folders, files, versions, trash. */
   public static final String MEDIA_LIBRARY = "media.library";
 
+  /** Moderation reads: roster, member detail, spam-purge log, agents. */
+  public static final String MODERATION = "moderation";
+
   /** The message header that names the operation. */
   public static final String ACTION = "action";
 }

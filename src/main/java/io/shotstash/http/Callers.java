@@ -1,5 +1,6 @@
 package io.shotstash.http;
 
+import io.shotstash.agents.Grants;
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
 import io.shotstash.people.Sessions;
@@ -11,7 +12,7 @@ import java.util.Optional;
 
 /**
  * The one place that resolves the caller of an {@code /api} request into an {@link Actor}: a
- * session cookie or a bearer session. Also enforces the CSRF rule for cookie callers: a
+ * session cookie, a bearer session, or an agent grant ({@code Authorization: Bearer cfpa_...}). Also enforces the CSRF rule for cookie callers: a
  * state-changing request must be a non-GET with a JSON content type.
  */
 public final class Callers {
@@ -19,9 +20,11 @@ public final class Callers {
   private static final String ACTOR = "actor";
 
   private final Sessions sessions;
+  private final Grants grants;
 
-  public Callers(Sessions sessions) {
+  public Callers(Sessions sessions, Grants grants) {
     this.sessions = sessions;
+    this.grants = grants;
   }
 
   /** Route handler: resolves the caller, then lets the request on. */
@@ -38,6 +41,18 @@ public final class Callers {
     // The session lookup is asynchronous: hold the body until a later handler (a BodyHandler, or an
     // upload's pipe) asks for it, or it would be read and dropped meanwhile.
     ctx.request().pause();
+    if (bearer != null && bearer.startsWith("cfpa_")) {
+      // an agent grant: agents act only through their grants, never with a session
+      grants.resolve(bearer).onComplete(ar -> {
+        if (ar.failed()) {
+          ctx.fail(ar.cause());
+          return;
+        }
+        ctx.put(ACTOR, ar.result().<Actor>map(a -> a).orElse(Actor.ANONYMOUS));
+        ctx.next();
+      });
+      return;
+    }
     sessions.resolve(token).onComplete(ar -> {
       Optional<Actor.Member> member = ar.succeeded() ? ar.result() : Optional.empty();
       if (ar.failed()) {

@@ -1,6 +1,8 @@
 package io.shotstash.http;
 
+import io.shotstash.agents.Grants;
 import io.shotstash.bus.ApiError;
+import io.shotstash.http.graphql.GraphqlRoutes;
 import io.shotstash.http.pipeline.PipelineRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -10,6 +12,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.TimeoutHandler;
+import java.util.List;
 
 /**
  * Translates HTTP into calls on this node's services and messages to the verticles that own the
@@ -33,10 +36,12 @@ public final class HttpVerticle extends VerticleBase {
   public Future<?> start() {
     Router router = Router.router(vertx);
     BodyHandler json = BodyHandler.create(false).setBodyLimit(JSON_BODY_LIMIT);
-    Callers callers = new Callers(services.sessions());
+    Grants grants = new Grants(services.pool(), services.publicState());
+    Callers callers = new Callers(services.sessions(), grants);
 
     router.route().handler(ctx -> {
       ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+      Uploads.continueUnlessUpload(ctx);
       ctx.next();
     });
     new OpsRoutes(services).mount(router);
@@ -55,15 +60,20 @@ public final class HttpVerticle extends VerticleBase {
     router.route("/api/*").handler(this::setupGate);
     router.route("/api/*").handler(callers::resolve);
     new AuthRoutes(vertx, services).mount(router, json);
+    new GitHubRoutes(vertx, services).mount(router);
     new PeopleRoutes(vertx, services).mount(router, json);
     new CommunityRoutes(services).mount(router, json);
     MediaRoutes media = new MediaRoutes(vertx, services, services.storage());
     media.mountApi(router);
     new StatusRoutes(vertx).mount(router);
+    new AdminRoutes(vertx, services, grants).mount(router, json);
+    new WebhookRoutes(services).mount(router, json);
     router.route("/api/*").handler(ctx -> Envelope.error(ctx, ApiError.notFound()));
 
     router.route("/media/*").handler(callers::resolve);
     media.mountDownloads(router);
+
+    new GraphqlRoutes(vertx, services).mount(router, callers);
 
     router.route().failureHandler(this::onFailure);
 
@@ -71,7 +81,9 @@ public final class HttpVerticle extends VerticleBase {
         .setHost(services.config().httpHost())
         .setPort(services.config().httpPort())
         .setIdleTimeout(120)
-        .setHandle100ContinueAutomatically(true);
+        .setWebSocketSubProtocols(List.of("graphql-transport-ws")) // GraphQL subscriptions
+        // uploads answer "100 Continue" themselves, after their checks, so a refused upload is never sent
+        .setHandle100ContinueAutomatically(false);
     return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
   }
 

@@ -51,7 +51,7 @@ public record AccountVotes(
     List<PersonEvaluation> earlier = new ArrayList<>();
     for (PersonEvaluation e : state.find(Sheet.PERSON_EVALUATIONS, "personSlug", slug, PersonEvaluation.class)) {
       boolean beforeAccount = e.evaluatedAt() == null || person.createdAt() != null && e.evaluatedAt().isBefore(person.createdAt());
-      boolean beforePurge = endedEarlierAccount != null && !e.evaluatedAt().isAfter(endedEarlierAccount);
+      boolean beforePurge = !beforeAccount && endedEarlierAccount != null && !e.evaluatedAt().isAfter(endedEarlierAccount);
       (beforeAccount || beforePurge ? earlier : counting).add(e);
     }
     counting.sort(NEWEST_FIRST);

@@ -23,12 +23,15 @@ import java.util.regex.Pattern;
  * version numbers.
  */
 public final class UrlDetector {
-  private static final Pattern SCHEME = Pattern.compile("(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://");
-  private static final Pattern WWW = Pattern.compile("(?<![\\w.-])www\\.", Pattern.CASE_INSENSITIVE);
-  private static final Pattern DEFANGED_DOT =
-      Pattern.compile("\\w(?:\\[\\.\\]|\\(\\.\\)|\\{\\.\\}|\\[dot\\]|\\(dot\\))\\w", Pattern.CASE_INSENSITIVE);
-  /** A run of labels joined by dots; each candidate is then checked label by label. */
-  private static final Pattern DOTTED = Pattern.compile("[\\w-]+(?:\\.[\\w-]+)+");
+  /** Any scheme name (a letter, then letters, digits, +, ., -) before "://", wherever it starts. */
+  private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
+  private static final Pattern WWW = Pattern.compile("(?<![\\w.-])www\\.",
+      Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CHARACTER_CLASS);
+  private static final Pattern DEFANGED_DOT = Pattern.compile(
+      "\\w(?:\\[\\.\\]|\\(\\.\\)|\\{\\.\\}|\\[dot\\]|\\(dot\\))\\w",
+      Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CHARACTER_CLASS);
+  /** A run of labels joined by dots (Unicode word characters); each is then checked label by label. */
+  private static final Pattern DOTTED = Pattern.compile("[\\w-]+(?:\\.[\\w-]+)+", Pattern.UNICODE_CHARACTER_CLASS);
   private static final Pattern LETTERS = Pattern.compile("[A-Za-z]{2,}");
   /**
    * TLDs that count in any case (Cheap-Pills.SHOP); any other counts only in lowercase. Decision:

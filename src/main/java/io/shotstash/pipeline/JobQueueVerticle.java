@@ -137,6 +137,7 @@ public final class JobQueueVerticle extends VerticleBase {
               .compose(up -> up.size() == 0 ? Future.failedFuture(PipelineErrors.workerRevoked().toException())
                   : tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)).map(up.iterator().next().getUUID("id")));
         }))
+        .compose(id -> flipLiveness().map(id))
         .map(id -> {
           vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", id.toString()));
           return new JsonObject().put("workerId", id.toString()).put("token", token).put("contract", Manifest.CONTRACT_MAJOR)
@@ -177,6 +178,7 @@ public final class JobQueueVerticle extends VerticleBase {
             .execute(Tuple.of(workerId, manifest.version(), kinds))
             .compose(r -> tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)))
             .compose(r -> tx.preparedQuery(PipelineSql.HEARTBEAT_JOBS).execute(Tuple.of(workerId, (Object) ids))))
+        .compose(rows -> flipLiveness().map(rows))
         .map(rows -> {
           Set<String> held = new java.util.HashSet<>();
           rows.forEach(row -> held.add(row.getUUID("id").toString()));
@@ -190,7 +192,8 @@ public final class JobQueueVerticle extends VerticleBase {
 
   private Future<JsonObject> revoke(JsonObject msg) {
     UUID id = UUID.fromString(msg.getString("workerId"));
-    return pool.preparedQuery(PipelineSql.REVOKE_WORKER).execute(Tuple.of(id)).map(rows -> {
+    return pool.preparedQuery(PipelineSql.REVOKE_WORKER).execute(Tuple.of(id))
+        .compose(rows -> flipLiveness().map(rows)).map(rows -> {
       vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", id.toString()));
       return new JsonObject().put("revoked", rows.size() > 0);
     });
@@ -208,6 +211,38 @@ public final class JobQueueVerticle extends VerticleBase {
       }
       return new JsonObject().put("workers", list);
     });
+  }
+
+  /**
+   * A kind's liveness is derived, so the moment it flips (a worker for it registers, heartbeats
+   * or is revoked) the queued jobs of that kind move their seq; kinds that go dead by silence are
+   * caught by the sweeper. It takes the sweeper's lock without waiting: when a sweep (or another
+   * flip) holds it, that one does the work, and nobody waits on anybody's row locks.
+   */
+  private Future<Void> flipLiveness() {
+    return pool.withTransaction(tx -> tx.query(PipelineSql.TRY_SWEEP_LOCK).execute().compose(lock -> {
+      if (!lock.iterator().next().getBoolean(0)) {
+        return Future.succeededFuture(List.<String>of());
+      }
+      return tx.preparedQuery(PipelineSql.FLIP_LIVENESS).execute(Tuple.of(leaseSeconds))
+        .compose(flipped -> {
+          String[] kinds = new String[flipped.size()];
+          int i = 0;
+          for (Row r : flipped) {
+            kinds[i++] = r.getString("name");
+          }
+          return kinds.length == 0 ? Future.succeededFuture(List.<String>of())
+              : tx.preparedQuery(PipelineSql.BUMP_QUEUED_OF_KINDS).execute(Tuple.of((Object) kinds)).map(bumped -> {
+                List<String> ids = new java.util.ArrayList<>();
+                bumped.forEach(r -> ids.add(r.getUUID("id").toString()));
+                return ids;
+              });
+        });
+    }))
+        .map(ids -> {
+          ids.forEach(id -> vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED, new JsonObject().put("id", id)));
+          return null;
+        });
   }
 
   // ---- the claim ----
@@ -362,9 +397,11 @@ public final class JobQueueVerticle extends VerticleBase {
               return Future.failedFuture((gone ? PipelineErrors.fileGone() : PipelineErrors.jobTerminal()).toException());
             }
             if (trashed) {
+              // forget the output and commit that, then refuse: the file is deleted only once the
+              // row no longer points at it
               toDelete[0] = j.getString("output_storage_key");
               return tx.preparedQuery(PipelineSql.DROP_OUTPUT).execute(Tuple.of(claim.job()))
-                  .compose(r -> Future.failedFuture(PipelineErrors.fileGone().toException()));
+                  .map(r -> new JsonObject().put("fileGone", true));
             }
             UUID versionId = j.getUUID("output_version_id");
             if (versionId == null) {
@@ -378,11 +415,15 @@ public final class JobQueueVerticle extends VerticleBase {
                     .put("seq", r.iterator().next().getLong("seq")));
           });
         }))
-        .onComplete(ar -> deleteQuietly(toDelete[0]))
-        .map(done -> {
+        .compose(done -> {
+          deleteQuietly(toDelete[0]);
+          if (done.getBoolean("fileGone", false)) {
+            publishJobSeqOnly(claim.job());
+            return Future.failedFuture(PipelineErrors.fileGone().toException());
+          }
           publishJob(claim.job().toString(), done.getLong("seq"), "done", 100);
           done.remove("seq");
-          return done;
+          return Future.succeededFuture(done);
         });
   }
 

@@ -69,7 +69,10 @@ public enum Sheet {
   SPAM_PURGES("spam-purges", "${id}", SpamPurge.class,
       Index.of("id", (k, r) -> ((SpamPurge) r).id()),
       Index.of("slug", (k, r) -> lower(((SpamPurge) r).slug())),
-      Index.of("personId", (k, r) -> ((SpamPurge) r).personId()));
+      Index.of("personId", (k, r) -> ((SpamPurge) r).personId()),
+      // the GitHub callback refuses an account a purge blocks: by numeric id, else by login
+      Index.of("githubUserId", (k, r) -> str(((SpamPurge) r).githubUserId())),
+      Index.of("githubLogin", (k, r) -> lower(((SpamPurge) r).githubLogin())));
 
   /** A secondary index: a name and how to read its value from a record (null: not indexed). */
   public record Index(String name, KeyFunction key) {
