@@ -83,7 +83,7 @@ public final class Grants {
       }
       Row r = rows.iterator().next();
       Optional<Person> agent = state.current().personById(r.getUUID("agent_person_id").toString())
-          .filter(Person::isAgentAccount);
+          .filter(p -> p.isAgentAccount() && !p.isDeactivated());
       return agent.map(p -> new Actor.Agent(p.id(), p.slug(), p.fullName(), r.getUUID("id").toString(),
           new HashSet<>(Arrays.asList(r.getArrayOfStrings("scopes")))));
     });

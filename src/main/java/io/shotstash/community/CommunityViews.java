@@ -103,7 +103,7 @@ public final class CommunityViews {
     return role(state, p, r, true);
   }
 
-  static JsonObject role(PublicState state, Project p, HelpWantedRole r, boolean staff) {
+  public static JsonObject role(PublicState state, Project p, HelpWantedRole r, boolean staff) {
     return new JsonObject().put("id", r.id()).put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
         .put("title", r.title()).put("description", r.description()).put("status", r.status())
         .put("postedBy", personRef(state, r.postedById(), staff)).put("createdAt", iso(r.createdAt()))

@@ -3,6 +3,7 @@ package io.shotstash.community;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
+import io.shotstash.moderation.AccountVotes;
 import io.shotstash.people.PersonView;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
@@ -136,8 +137,9 @@ public final class PeopleWrites {
       out.add(RecordChange.delete(Sheet.HELP_WANTED_INTEREST, key));
       out.add(RecordChange.put(Sheet.HELP_WANTED_INTEREST, RecordKeys.helpWantedInterest(i, newSlug), i));
     }
-    for (String key : state.findKeys(Sheet.PERSON_EVALUATIONS, "personSlug", person.slug().toLowerCase())) {
-      PersonEvaluation e = state.get(Sheet.PERSON_EVALUATIONS, key, PersonEvaluation.class);
+    // only this account's votes move with it; an earlier account's stay under the slug as the record of why
+    for (PersonEvaluation e : AccountVotes.of(state, person).counting()) {
+      String key = RecordKeys.evaluation(e);
       PersonEvaluation moved = new PersonEvaluation(newSlug, e.evaluator(), e.verdict(), e.reasoning(), e.flags(),
           e.confidence(), e.evaluatedAt());
       out.add(RecordChange.delete(Sheet.PERSON_EVALUATIONS, key));

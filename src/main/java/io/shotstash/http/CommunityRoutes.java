@@ -118,9 +118,14 @@ final class CommunityRoutes {
     return services.writes().write(new WriteCommand(action, m, ctx.request().method().name(), ctx.request().path(), params));
   }
 
-  /** A write whose reply field {@code key} is the answer (null: the whole reply). */
+  /** A write that takes no body fields, whose reply field {@code key} is the answer (null: the whole reply). */
   private Future<Void> simple(RoutingContext ctx, String action, JsonObject params, String key) {
-    return writer(ctx).compose(m -> write(ctx, m, action, params))
+    return writer(ctx).compose(m -> {
+          if (ctx.body() != null && ctx.body().length() > 0) {
+            JsonBody.of(ctx, Set.of()).validate();
+          }
+          return write(ctx, m, action, params);
+        })
         .compose(reply -> Envelope.ok(ctx, 200, key == null ? reply : reply.getValue(key)));
   }
 
@@ -167,6 +172,7 @@ final class CommunityRoutes {
 
   private Future<Void> person(RoutingContext ctx) {
     String slug = personSlug(ctx);
+    Routes.noQuery(ctx);
     boolean staff = staff(ctx);
     PublicState state = services.publicState().current();
     Person p = state.personBySlug(slug).filter(x -> staff || !x.isDeactivated()).orElseThrow(() -> ApiError.notFound().toException());
@@ -250,6 +256,7 @@ final class CommunityRoutes {
 
   private Future<Void> project(RoutingContext ctx) {
     String slug = projectSlug(ctx);
+    Routes.noQuery(ctx);
     PublicState state = services.publicState().current();
     Project p = state.get(Sheet.PROJECTS, slug, Project.class);
     if (p == null || p.deletedAt() != null) {
@@ -359,7 +366,7 @@ final class CommunityRoutes {
         .sorted(Comparator.comparing(HelpWantedRole::createdAt, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
         .toList();
     paging.slice(roles).forEach(r -> data.add(CommunityViews.role(state,
-        state.findOne(Sheet.PROJECTS, "id", r.projectId(), Project.class).orElseThrow(), r).put("viewerIsStaff", staff)));
+        state.findOne(Sheet.PROJECTS, "id", r.projectId(), Project.class).orElseThrow(), r, staff)));
     return Envelope.page(ctx, data, paging.page(), paging.perPage(), roles.size());
   }
 
@@ -390,6 +397,9 @@ final class CommunityRoutes {
   }
 
   private Future<Void> createTag(RoutingContext ctx) {
+    if (!staff(ctx)) {
+      throw ApiError.notFound().toException(); // a staff-only surface: refused before the body is read
+    }
     return writer(ctx).compose(m -> {
       JsonBody body = JsonBody.of(ctx, Set.of("namespace", "slug", "title"));
       String namespace = body.string("namespace");

@@ -156,7 +156,10 @@ public final class ModerationWrites {
       // 4. volume
       if ("spam".equals(verdict)) {
         Integer wait = Allowance.retryAfter(state.find(Sheet.PERSON_EVALUATIONS, "evaluator", "agent-" + agent.slug(),
-            PersonEvaluation.class).stream().filter(e -> "spam".equals(e.verdict())).map(PersonEvaluation::evaluatedAt).toList(),
+            PersonEvaluation.class).stream()
+                // the vote a purge writes counts toward the purge allowance, not this one
+                .filter(e -> "spam".equals(e.verdict()) && !e.flags().contains("purged"))
+                .map(PersonEvaluation::evaluatedAt).toList(),
             SPAM_VOTES_PER_DAY, DAY, ctx.now());
         if (wait != null) {
           return refuse(new ApiError(429, "rate_limited", "At most 20 spam votes a day", null, wait));

@@ -32,7 +32,8 @@ public final class UrlDetector {
       Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CHARACTER_CLASS);
   /** A run of labels joined by dots (Unicode word characters); each is then checked label by label. */
   private static final Pattern DOTTED = Pattern.compile("[\\w-]+(?:\\.[\\w-]+)+", Pattern.UNICODE_CHARACTER_CLASS);
-  private static final Pattern LETTERS = Pattern.compile("[A-Za-z]{2,}");
+  /** A top-level domain is two or more letters, in any script. */
+  private static final Pattern LETTERS = Pattern.compile("\\p{L}{2,}");
   /**
    * TLDs that count in any case (Cheap-Pills.SHOP); any other counts only in lowercase. Decision:
    * TLDs that are also common English words a sentence may start with (In, It, To, Me, Us, Co, Best,
@@ -74,8 +75,9 @@ public final class UrlDetector {
   }
 
   /**
-   * The longest prefix of a dotted run that is a bare domain, or null. Every dot in it must have a
-   * word character on both sides (so "-.foo" does not count), and its last label must be a TLD.
+   * The first bare domain in a dotted run, or null. Every dot in it must have a word character on
+   * both sides (a dot that does not starts the search again after it), and its last label must be
+   * a TLD.
    */
   static String bareDomain(String run) {
     String[] labels = run.split("\\.", -1);
@@ -83,8 +85,11 @@ public final class UrlDetector {
     for (int i = 1; i < labels.length; i++) {
       String before = labels[i - 1];
       String label = labels[i];
-      if (before.isEmpty() || label.isEmpty() || !isWord(before.charAt(before.length() - 1)) || !isWord(label.charAt(0))) {
-        return null; // a dot without word characters on both sides ends the domain
+      boolean joined = !before.isEmpty() && !label.isEmpty() && isWord(before.charAt(before.length() - 1))
+          && isWord(label.charAt(0));
+      if (!joined) {
+        prefix = new StringBuilder(label); // a dot without word characters on both sides: a domain may start after it
+        continue;
       }
       prefix.append('.').append(label);
       if (isTld(label)) {

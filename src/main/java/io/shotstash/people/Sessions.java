@@ -102,9 +102,11 @@ public final class Sessions {
                   return Optional.<Actor.Member>empty();
                 }
                 Row row = rows.iterator().next();
+                // a deactivated account keeps its session (to reactivate itself) but no powers
                 return state.current().personById(row.getUUID(0).toString())
                     .filter(p -> !p.isAgentAccount())
-                    .map(p -> Actor.member(p, sid));
+                    .map(p -> p.isDeactivated() ? Actor.member(p.withAccountLevel("user", p.updatedAt()), sid)
+                        : Actor.member(p, sid));
               });
         });
   }

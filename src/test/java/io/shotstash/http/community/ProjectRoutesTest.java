@@ -23,7 +23,6 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -345,9 +344,9 @@ class ProjectRoutesTest {
 
     ObjectId before = api.head();
     error(api.post("/api/tags", tag, new JsonObject().put("namespace", "topic").put("slug", "civic-tech")
-        .put("title", "Civic Tech")), 403, "forbidden");
-    error(api.post("/api/tags", null, new JsonObject().put("namespace", "topic").put("title", "Civic Tech")), 401,
-        "unauthenticated");
+        .put("title", "Civic Tech")), 404, "not_found");
+    error(api.post("/api/tags", null, new JsonObject().put("namespace", "topic").put("title", "Civic Tech")), 404,
+        "not_found");
     assertThat(api.head()).isEqualTo(before);
 
     JsonObject created = data(api.post("/api/tags", staff, new JsonObject().put("namespace", "topic")
@@ -394,10 +393,6 @@ class ProjectRoutesTest {
   }
 
   @Test
-  @Disabled("bug: POST /api/tags validates the body before it authorises the caller (MODERATION.md → Conventions: on "
-      + "staff routes the caller is authorised before anything is validated). A user sending {namespace: 'colour', "
-      + "title: 'Red'} gets 422 validation_failed with fields.namespace, learning the route's rules, instead of the "
-      + "refusal a user gets with a valid body (403 forbidden)")
   void aNonStaffCallerIsRefusedBeforeTheTagBodyIsValidated() {
     HttpResponse<Buffer> r = api.post("/api/tags", outsider, new JsonObject().put("namespace", "colour").put("title", "Red"));
     assertThat(r.statusCode()).as(r.bodyAsString()).isIn(403, 404);
