@@ -259,7 +259,12 @@ public final class PipelineRoutes {
     if (retryable != null && !(retryable instanceof Boolean)) {
       throw PipelineErrors.invalidBody("retryable must be true or false").toException();
     }
-    String cut = error.length() > 2000 ? error.substring(0, 2000) : error;
+    // cut to 2000 characters, never between the two halves of a surrogate pair
+    int end = Math.min(error.length(), 2000);
+    if (end < error.length() && Character.isHighSurrogate(error.charAt(end - 1))) {
+      end--;
+    }
+    String cut = error.substring(0, end);
     return jobCall(ctx, QueueActions.FAIL, new JsonObject().put("error", cut).put("retryable", Boolean.TRUE.equals(retryable)));
   }
 

@@ -1,0 +1,250 @@
+package io.shotstash.http.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.shotstash.bus.Addresses;
+import io.shotstash.bus.Requests;
+import io.shotstash.pipeline.QueueActions;
+import io.shotstash.testing.ContractWorker;
+import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.TestApp;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.AsyncFile;
+import io.vertx.core.file.OpenOptions;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The output size limit (SHOTSTASH_PIPELINE_MAX_OUTPUT_MB, here 1 MB): refused from Content-Length
+ * before any byte is read, refused while streaming a chunked body, and in both cases nothing is
+ * left in storage and the claim still holds.
+ */
+class WorkerOutputLimitTest {
+  static final String BOOT = "worker-output-limit-bootstrap-token-0123";
+  static final long LIMIT = 1024L * 1024L;
+  static final AtomicInteger COUNTER = new AtomicInteger();
+
+  static TestApp app;
+  static String admin;
+
+  @BeforeAll
+  static void start() {
+    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT, "SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", "1"));
+    admin = app.setupAndLogin();
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+  }
+
+  record Claimed(ContractWorker worker, String id, String claim) {}
+
+  static Claimed claimed(String base) {
+    String name = base + "-" + COUNTER.incrementAndGet();
+    String kind = "test/" + name;
+    ContractWorker w = new ContractWorker(app, BOOT, ContractWorker.manifest(name, kind));
+    assertThat(w.register().status()).isEqualTo(201);
+    HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
+        .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
+        .sendBuffer(Buffer.buffer("not really a video")).await();
+    assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
+    String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
+    Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.ENQUEUE,
+        new JsonObject().put("fileId", fileId).put("kind", kind)).await();
+    Answer next = w.next();
+    assertThat(next.status()).as(next.toString()).isEqualTo(200);
+    return new Claimed(w, next.job().getString("id"), next.job().getString("claimToken"));
+  }
+
+  static List<Path> list(String folder) throws IOException {
+    try (Stream<Path> files = Files.list(app.dataDir().resolve("media").resolve(folder))) {
+      return files.toList();
+    }
+  }
+
+  static void assertRefusal(Answer a, int status, String code) {
+    assertThat(a.status()).as(a.toString()).isEqualTo(status);
+    assertThat(a.header("X-Shotstash-Pipeline")).isEqualTo("1");
+    assertThat(a.header("Cache-Control")).isEqualTo("no-store");
+    assertThat(a.json().fieldNames()).containsExactlyInAnyOrder("code", "message");
+    assertThat(a.code()).isEqualTo(code);
+  }
+
+  static Path fileOf(long size) throws IOException {
+    Path p = Files.createTempFile("output-", ".bin");
+    byte[] chunk = new byte[64 * 1024];
+    for (int i = 0; i < chunk.length; i++) {
+      chunk[i] = (byte) i;
+    }
+    try (var out = Files.newOutputStream(p)) {
+      for (long written = 0; written < size; written += chunk.length) {
+        out.write(chunk, 0, (int) Math.min(chunk.length, size - written));
+      }
+    }
+    return p;
+  }
+
+  @Test
+  void aDeclaredLengthOverTheLimitIsRefusedBeforeTheBody() throws IOException {
+    Claimed c = claimed("declared");
+    List<Path> versions = list("versions");
+    Answer a = c.worker().outputHeadOnly(c.id(), c.claim(), "video/mp4", "mp4", LIMIT + 1);
+    assertRefusal(a, 413, "OUTPUT_TOO_LARGE");
+    assertThat(list("versions")).isSubsetOf(versions);
+    assertThat(list("tmp")).isEmpty();
+
+    Answer huge = c.worker().outputHeadOnly(c.id(), c.claim(), "video/mp4", "mp4", 50L * 1024 * 1024 * 1024);
+    assertRefusal(huge, 413, "OUTPUT_TOO_LARGE");
+
+    // the claim still holds, without an output
+    assertRefusal(c.worker().complete(c.id(), c.claim()), 409, "OUTPUT_MISSING");
+    assertThat(c.worker().progress(c.id(), c.claim(), 1).status()).isEqualTo(200);
+  }
+
+  /** What a client that sends {@code Expect: 100-continue} saw: the answer, and whether it was asked for the body. */
+  record Expecting(int status, JsonObject body, boolean continued) {}
+
+  /** PUT output with Expect: 100-continue; sends {@code body} only when the app answers 100 Continue. */
+  static Expecting putExpectingContinue(Claimed c, String claimToken, long declaredLength, Buffer body) {
+    HttpClientAgent http = app.vertx().createHttpClient();
+    try {
+      HttpClientRequest req = http.request(HttpMethod.PUT, app.port(), "127.0.0.1",
+          ContractWorker.BASE + "/jobs/" + c.id() + "/output").await();
+      req.putHeader("X-Worker-Token", c.worker().token()).putHeader("X-Claim-Token", claimToken)
+          .putHeader("Content-Type", "video/mp4").putHeader("X-Output-Ext", "mp4")
+          .putHeader("Content-Length", Long.toString(declaredLength)).putHeader("Expect", "100-continue");
+      AtomicBoolean continued = new AtomicBoolean();
+      req.continueHandler(v -> {
+        continued.set(true);
+        req.end(body);
+      });
+      req.exceptionHandler(err -> { });
+      Future<Expecting> answer = req.response().compose(res -> res.body().map(b ->
+          new Expecting(res.statusCode(), b.length() == 0 ? null : b.toJsonObject(), continued.get())));
+      req.sendHead().await();
+      Expecting e = answer.await();
+      req.reset();
+      return e;
+    } finally {
+      http.close().await();
+    }
+  }
+
+  @Test
+  void aClientWaitingFor100ContinueIsAskedForTheBodyOnlyWhenTheUploadWillBeTaken() throws IOException {
+    Claimed c = claimed("continue");
+    List<Path> versions = list("versions");
+    Expecting tooLarge = putExpectingContinue(c, c.claim(), LIMIT + 1, Buffer.buffer(new byte[10]));
+    assertThat(tooLarge.status()).isEqualTo(413);
+    assertThat(tooLarge.body().getString("code")).isEqualTo("OUTPUT_TOO_LARGE");
+    assertThat(tooLarge.continued()).isFalse();
+
+    Expecting stale = putExpectingContinue(c, "not-the-claim-token", 5, Buffer.buffer("hello"));
+    assertThat(stale.status()).isEqualTo(409);
+    assertThat(stale.body().getString("code")).isEqualTo("CLAIM_STALE");
+    assertThat(stale.continued()).isFalse();
+    assertThat(list("versions")).isSubsetOf(versions);
+
+    Expecting taken = putExpectingContinue(c, c.claim(), 5, Buffer.buffer("hello"));
+    assertThat(taken.continued()).isTrue();
+    assertThat(taken.status()).as("%s", taken.body()).isEqualTo(200);
+    assertThat(taken.body().getLong("size")).isEqualTo(5L);
+    assertThat(app.dataDir().resolve("media/versions/" + taken.body().getString("versionId") + ".mp4")).hasContent("hello");
+  }
+
+  @Test
+  void anOutputOfExactlyTheLimitIsAccepted() {
+    Claimed c = claimed("exact");
+    byte[] bytes = new byte[(int) LIMIT];
+    bytes[0] = 1;
+    bytes[bytes.length - 1] = 2;
+    Answer a = c.worker().output(c.id(), c.claim(), "video/mp4", "mp4", Buffer.buffer(bytes));
+    assertThat(a.status()).as(a.toString()).isEqualTo(200);
+    assertThat(a.json().getLong("size")).isEqualTo(LIMIT);
+    assertThat(app.dataDir().resolve("media/versions/" + a.json().getString("versionId") + ".mp4")).hasSize(LIMIT);
+  }
+
+  @Test
+  void aChunkedBodyOverTheLimitIsRefusedWhileStreamingAndNothingIsKept() throws IOException {
+    Claimed c = claimed("chunked");
+    List<Path> versions = list("versions");
+    Path source = fileOf(LIMIT + 256 * 1024);
+    AsyncFile body = app.vertx().fileSystem().open(source.toString(), new OpenOptions().setRead(true)).await();
+    Answer[] answer = new Answer[1];
+    Throwable failure;
+    try {
+      failure = catchThrowable(() -> answer[0] = c.worker().outputStream(c.id(), c.claim(), "video/mp4", "mp4", body));
+    } finally {
+      body.close().otherwiseEmpty().await();
+      Files.deleteIfExists(source);
+    }
+    if (failure == null) {
+      assertRefusal(answer[0], 413, "OUTPUT_TOO_LARGE");
+    }
+    // else: the app closed the connection after refusing, before the client read the answer
+    assertThat(list("versions")).isSubsetOf(versions);
+    assertThat(list("tmp")).isEmpty();
+    assertRefusal(c.worker().complete(c.id(), c.claim()), 409, "OUTPUT_MISSING");
+
+    // the claim still holds: a smaller output goes through
+    Answer ok = c.worker().output(c.id(), c.claim(), "video/mp4", "mp4", Buffer.buffer("small"));
+    assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
+  }
+
+  @Test
+  void anEmptyChunkedBodyIsInvalidAndNothingIsKept() throws IOException {
+    Claimed c = claimed("chunked-empty");
+    List<Path> versions = list("versions");
+    Path source = fileOf(0);
+    AsyncFile body = app.vertx().fileSystem().open(source.toString(), new OpenOptions().setRead(true)).await();
+    Answer a;
+    try {
+      a = c.worker().outputStream(c.id(), c.claim(), "text/plain", "txt", body);
+    } finally {
+      body.close().otherwiseEmpty().await();
+      Files.deleteIfExists(source);
+    }
+    assertRefusal(a, 400, "INVALID_OUTPUT");
+    assertThat(list("versions")).isSubsetOf(versions);
+    assertThat(list("tmp")).isEmpty();
+    assertRefusal(c.worker().complete(c.id(), c.claim()), 409, "OUTPUT_MISSING");
+  }
+
+  @Test
+  void aChunkedBodyWithinTheLimitIsStored() throws IOException {
+    Claimed c = claimed("chunked-ok");
+    long size = 300 * 1024 + 7;
+    Path source = fileOf(size);
+    AsyncFile body = app.vertx().fileSystem().open(source.toString(), new OpenOptions().setRead(true)).await();
+    Answer a;
+    try {
+      a = c.worker().outputStream(c.id(), c.claim(), "application/pdf", "PDF", body);
+    } finally {
+      body.close().otherwiseEmpty().await();
+    }
+    assertThat(a.status()).as(a.toString()).isEqualTo(200);
+    assertThat(a.json().getLong("size")).isEqualTo(size);
+    Path stored = app.dataDir().resolve("media/versions/" + a.json().getString("versionId") + ".pdf");
+    assertThat(stored).hasSameBinaryContentAs(source);
+    Files.deleteIfExists(source);
+    Answer done = c.worker().complete(c.id(), c.claim());
+    assertThat(done.status()).as(done.toString()).isEqualTo(200);
+  }
+}
