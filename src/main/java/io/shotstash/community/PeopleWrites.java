@@ -44,26 +44,8 @@ public final class PeopleWrites {
   private PeopleWrites() {}
 
   public static List<WriteHandler> handlers() {
-    return List.of(handler(UPDATE, PeopleWrites::update), handler(DEACTIVATE, PeopleWrites::deactivate),
-        handler(REACTIVATE, PeopleWrites::reactivate), handler(PURGE, PeopleWrites::purge));
-  }
-
-  interface Rule {
-    Future<WritePlan> plan(WriteContext ctx, WriteCommand cmd);
-  }
-
-  static WriteHandler handler(String action, Rule rule) {
-    return new WriteHandler() {
-      @Override
-      public String action() {
-        return action;
-      }
-
-      @Override
-      public Future<WritePlan> plan(WriteContext context, WriteCommand command) {
-        return rule.plan(context, command);
-      }
-    };
+    return List.of(WriteHandler.of(UPDATE, PeopleWrites::update), WriteHandler.of(DEACTIVATE, PeopleWrites::deactivate),
+        WriteHandler.of(REACTIVATE, PeopleWrites::reactivate), WriteHandler.of(PURGE, PeopleWrites::purge));
   }
 
   static CommitMessage message(WriteCommand cmd, String action, Person subject, String body) {

@@ -52,13 +52,13 @@ public final class ProjectWrites {
   private ProjectWrites() {}
 
   public static List<WriteHandler> handlers() {
-    return List.of(PeopleWrites.handler(CREATE, ProjectWrites::create), PeopleWrites.handler(UPDATE, ProjectWrites::update),
-        PeopleWrites.handler(DELETE, ProjectWrites::delete), PeopleWrites.handler(JOIN, ProjectWrites::join),
-        PeopleWrites.handler(LEAVE, ProjectWrites::leave), PeopleWrites.handler(POST_UPDATE, ProjectWrites::postUpdate),
-        PeopleWrites.handler(POST_BUZZ, ProjectWrites::postBuzz), PeopleWrites.handler(POST_ROLE, ProjectWrites::postRole),
-        PeopleWrites.handler(INTEREST, ProjectWrites::interest), PeopleWrites.handler(CREATE_TAG, ProjectWrites::createTag),
-        PeopleWrites.handler(ASSIGN_TAG, ProjectWrites::assignTag),
-        PeopleWrites.handler(UNASSIGN_TAG, ProjectWrites::unassignTag));
+    return List.of(WriteHandler.of(CREATE, ProjectWrites::create), WriteHandler.of(UPDATE, ProjectWrites::update),
+        WriteHandler.of(DELETE, ProjectWrites::delete), WriteHandler.of(JOIN, ProjectWrites::join),
+        WriteHandler.of(LEAVE, ProjectWrites::leave), WriteHandler.of(POST_UPDATE, ProjectWrites::postUpdate),
+        WriteHandler.of(POST_BUZZ, ProjectWrites::postBuzz), WriteHandler.of(POST_ROLE, ProjectWrites::postRole),
+        WriteHandler.of(INTEREST, ProjectWrites::interest), WriteHandler.of(CREATE_TAG, ProjectWrites::createTag),
+        WriteHandler.of(ASSIGN_TAG, ProjectWrites::assignTag),
+        WriteHandler.of(UNASSIGN_TAG, ProjectWrites::unassignTag));
   }
 
   // ---- helpers ----
@@ -86,6 +86,17 @@ public final class ProjectWrites {
   private static Future<Person> member(WriteContext ctx, WriteCommand cmd) {
     Optional<Person> me = Rules.live(ctx.state(), cmd.actor()).filter(p -> !p.isDeactivated());
     return me.map(Future::succeededFuture).orElseGet(() -> Rules.refuse(ApiError.forbidden("Sign in with an active account")));
+  }
+
+  /** A rule about one live project, run for an active member; a missing project is 404. */
+  private interface ProjectRule {
+    Future<WritePlan> plan(Person me, Project project);
+  }
+
+  private static Future<WritePlan> inProject(WriteContext ctx, WriteCommand cmd, ProjectRule rule) {
+    return member(ctx, cmd).compose(me -> project(ctx.state(), cmd.params().getString("slug"))
+        .map(project -> rule.plan(me, project))
+        .orElseGet(() -> Rules.refusePlan(ApiError.notFound())));
   }
 
   private static JsonObject reply(String key, Object json) {
@@ -116,12 +127,8 @@ public final class ProjectWrites {
   }
 
   static Future<WritePlan> update(WriteContext ctx, WriteCommand cmd) {
-    return member(ctx, cmd).compose(me -> {
+    return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
-      Project project = project(state, cmd.params().getString("slug")).orElse(null);
-      if (project == null) {
-        return Rules.refusePlan(ApiError.notFound());
-      }
       if (!isMaintainer(state, project, me) && !Rules.isStaff(state, cmd.actor())) {
         return Rules.refusePlan(ApiError.forbidden("Only the project's maintainers and staff edit it"));
       }
@@ -137,12 +144,8 @@ public final class ProjectWrites {
   }
 
   static Future<WritePlan> delete(WriteContext ctx, WriteCommand cmd) {
-    return member(ctx, cmd).compose(me -> {
+    return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
-      Project project = project(state, cmd.params().getString("slug")).orElse(null);
-      if (project == null) {
-        return Rules.refusePlan(ApiError.notFound());
-      }
       if (!isMaintainer(state, project, me) && !Rules.isStaff(state, cmd.actor())) {
         return Rules.refusePlan(ApiError.forbidden("Only the project's maintainers and staff delete it"));
       }
@@ -156,12 +159,8 @@ public final class ProjectWrites {
   // ---- membership ----
 
   static Future<WritePlan> join(WriteContext ctx, WriteCommand cmd) {
-    return member(ctx, cmd).compose(me -> {
+    return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
-      Project project = project(state, cmd.params().getString("slug")).orElse(null);
-      if (project == null) {
-        return Rules.refusePlan(ApiError.notFound());
-      }
       if (membership(state, project, me).isPresent()) {
         return Future.succeededFuture(new WritePlan(List.of(), null, null,
             s -> reply("membership", CommunityViews.membership(s, membership(s, project, me).orElseThrow()))));
@@ -174,12 +173,8 @@ public final class ProjectWrites {
   }
 
   static Future<WritePlan> leave(WriteContext ctx, WriteCommand cmd) {
-    return member(ctx, cmd).compose(me -> {
+    return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
-      Project project = project(state, cmd.params().getString("slug")).orElse(null);
-      if (project == null) {
-        return Rules.refusePlan(ApiError.notFound());
-      }
       Optional<ProjectMembership> mine = membership(state, project, me);
       if (mine.isEmpty()) {
         return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> reply("left", false)));
@@ -202,12 +197,8 @@ public final class ProjectWrites {
   // ---- what members post ----
 
   static Future<WritePlan> postUpdate(WriteContext ctx, WriteCommand cmd) {
-    return member(ctx, cmd).compose(me -> {
+    return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
-      Project project = project(state, cmd.params().getString("slug")).orElse(null);
-      if (project == null) {
-        return Rules.refusePlan(ApiError.notFound());
-      }
       if (membership(state, project, me).isEmpty()) {
         return Rules.refusePlan(ApiError.forbidden("Only the project's members post updates"));
       }
@@ -222,12 +213,8 @@ public final class ProjectWrites {
   }
 
   static Future<WritePlan> postBuzz(WriteContext ctx, WriteCommand cmd) {
-    return member(ctx, cmd).compose(me -> {
+    return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
-      Project project = project(state, cmd.params().getString("slug")).orElse(null);
-      if (project == null) {
-        return Rules.refusePlan(ApiError.notFound());
-      }
       if (membership(state, project, me).isEmpty()) {
         return Rules.refusePlan(ApiError.forbidden("Only the project's members post buzz"));
       }
@@ -249,12 +236,8 @@ public final class ProjectWrites {
   }
 
   static Future<WritePlan> postRole(WriteContext ctx, WriteCommand cmd) {
-    return member(ctx, cmd).compose(me -> {
+    return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
-      Project project = project(state, cmd.params().getString("slug")).orElse(null);
-      if (project == null) {
-        return Rules.refusePlan(ApiError.notFound());
-      }
       if (!isMaintainer(state, project, me)) {
         return Rules.refusePlan(ApiError.forbidden("Only the project's maintainers post help-wanted roles"));
       }

@@ -1,11 +1,11 @@
 package io.shotstash.media;
 
 import io.shotstash.auth.Ids;
+import io.shotstash.bus.ActionDispatcher;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -14,13 +14,8 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The media library (address {@code media.library}): folders, original files, processed versions
@@ -28,7 +23,6 @@ import org.slf4j.LoggerFactory;
  * records them. Statements live in {@link LibrarySql}.
  */
 public final class LibraryVerticle extends VerticleBase {
-  private static final Logger log = LoggerFactory.getLogger(LibraryVerticle.class);
 
   /** The {@code action} header values this verticle answers. */
   public static final class Actions {
@@ -47,7 +41,6 @@ public final class LibraryVerticle extends VerticleBase {
 
   private final Pool pool;
   private final Storage storage;
-  private final Map<String, Function<JsonObject, Future<JsonObject>>> actions = new HashMap<>();
 
   public LibraryVerticle(Pool pool, Storage storage) {
     this.pool = pool;
@@ -56,39 +49,17 @@ public final class LibraryVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    actions.put(Actions.CREATE_FOLDER, this::createFolder);
-    actions.put(Actions.FOLDERS, this::folders);
-    actions.put(Actions.FOLDER, this::folder);
-    actions.put(Actions.TRASH_FOLDER, this::trashFolder);
-    actions.put(Actions.CREATE_FILE, this::createFile);
-    actions.put(Actions.FILE, this::file);
-    actions.put(Actions.TRASH_FILE, this::trashFile);
-    actions.put(Actions.RESTORE_FILE, this::restoreFile);
-    actions.put(Actions.VERSION, this::version);
-    return vertx.eventBus().<JsonObject>consumer(Addresses.MEDIA_LIBRARY, this::onMessage).completion();
-  }
-
-  private void onMessage(Message<JsonObject> message) {
-    Function<JsonObject, Future<JsonObject>> handler = actions.get(message.headers().get(Addresses.ACTION));
-    Future<JsonObject> result;
-    try {
-      result = handler == null ? Future.failedFuture(new IllegalArgumentException("unknown action")) : handler.apply(message.body());
-    } catch (RuntimeException e) {
-      result = Future.failedFuture(e);
-    }
-    result.onComplete(ar -> {
-      if (ar.succeeded()) {
-        message.reply(ar.result());
-        return;
-      }
-      ApiError error = ApiError.from(ar.cause());
-      if (error == null) {
-        String traceId = UUID.randomUUID().toString();
-        log.error("media.library failed [traceId={}]", traceId, ar.cause());
-        error = ApiError.internal();
-      }
-      message.fail(error.status(), error.toJson().encode());
-    });
+    return new ActionDispatcher(Addresses.MEDIA_LIBRARY)
+        .on(Actions.CREATE_FOLDER, this::createFolder)
+        .on(Actions.FOLDERS, this::folders)
+        .on(Actions.FOLDER, this::folder)
+        .on(Actions.TRASH_FOLDER, this::trashFolder)
+        .on(Actions.CREATE_FILE, this::createFile)
+        .on(Actions.FILE, this::file)
+        .on(Actions.TRASH_FILE, this::trashFile)
+        .on(Actions.RESTORE_FILE, this::restoreFile)
+        .on(Actions.VERSION, this::version)
+        .register(vertx);
   }
 
   private static Future<UUID> id(JsonObject msg, String field, ApiError ifBad) {

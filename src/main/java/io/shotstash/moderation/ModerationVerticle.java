@@ -1,6 +1,7 @@
 package io.shotstash.moderation;
 
 import io.shotstash.agents.Grants;
+import io.shotstash.bus.ActionDispatcher;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.community.SpamPurgeView;
@@ -22,7 +23,6 @@ import io.shotstash.publicdata.records.Tag;
 import io.shotstash.publicdata.records.TagAssignment;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -39,9 +39,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The moderation reads (address {@code moderation}): the roster, one member's detail, the
@@ -50,7 +47,6 @@ import org.slf4j.LoggerFactory;
  * of the requested page only.
  */
 public final class ModerationVerticle extends VerticleBase {
-  private static final Logger log = LoggerFactory.getLogger(ModerationVerticle.class);
 
   /** Action header values. */
   public static final class Actions {
@@ -81,7 +77,6 @@ public final class ModerationVerticle extends VerticleBase {
   private final GitHubProbe probe;
   private final String webUrl;
   private final String branch;
-  private final Map<String, Function<JsonObject, Future<JsonObject>>> actions = new HashMap<>();
 
   public ModerationVerticle(Pool pool, PublicStateHolder holder, GitHubProbe probe, String dataRepoWebUrl, String branch) {
     this.pool = pool;
@@ -93,33 +88,12 @@ public final class ModerationVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    actions.put(Actions.ROSTER, this::roster);
-    actions.put(Actions.DETAIL, this::detail);
-    actions.put(Actions.PURGES, this::purges);
-    actions.put(Actions.AGENTS, this::agents);
-    return vertx.eventBus().<JsonObject>consumer(Addresses.MODERATION, this::onMessage).completion();
-  }
-
-  private void onMessage(Message<JsonObject> message) {
-    Function<JsonObject, Future<JsonObject>> handler = actions.get(message.headers().get(Addresses.ACTION));
-    Future<JsonObject> result;
-    try {
-      result = handler == null ? Future.failedFuture(new IllegalArgumentException("unknown action")) : handler.apply(message.body());
-    } catch (RuntimeException e) {
-      result = Future.failedFuture(e);
-    }
-    result.onComplete(ar -> {
-      if (ar.succeeded()) {
-        message.reply(ar.result());
-        return;
-      }
-      ApiError error = ApiError.from(ar.cause());
-      if (error == null) {
-        log.error("moderation read failed", ar.cause());
-        error = ApiError.internal();
-      }
-      message.fail(error.status(), error.toJson().encode());
-    });
+    return new ActionDispatcher(Addresses.MODERATION)
+        .on(Actions.ROSTER, this::roster)
+        .on(Actions.DETAIL, this::detail)
+        .on(Actions.PURGES, this::purges)
+        .on(Actions.AGENTS, this::agents)
+        .register(vertx);
   }
 
   // ---- the roster ----

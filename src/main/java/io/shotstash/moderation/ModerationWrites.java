@@ -56,27 +56,9 @@ public final class ModerationWrites {
   private ModerationWrites() {}
 
   public static List<WriteHandler> handlers() {
-    return List.of(h(CREATE_AGENT, ModerationWrites::createAgent), h(VOTE, ModerationWrites::vote),
-        h(UNVOTE, ModerationWrites::unvote), h(AGENT_PURGE, AgentPurge::plan), h(UNBLOCK, ModerationWrites::unblock),
-        h(WITHDRAW, ModerationWrites::withdraw), h(SCHEDULED_PURGE, ModerationWrites::scheduledPurge));
-  }
-
-  interface Rule {
-    Future<WritePlan> plan(WriteContext ctx, WriteCommand cmd);
-  }
-
-  static WriteHandler h(String action, Rule rule) {
-    return new WriteHandler() {
-      @Override
-      public String action() {
-        return action;
-      }
-
-      @Override
-      public Future<WritePlan> plan(WriteContext context, WriteCommand command) {
-        return rule.plan(context, command);
-      }
-    };
+    return List.of(WriteHandler.of(CREATE_AGENT, ModerationWrites::createAgent), WriteHandler.of(VOTE, ModerationWrites::vote),
+        WriteHandler.of(UNVOTE, ModerationWrites::unvote), WriteHandler.of(AGENT_PURGE, AgentPurge::plan), WriteHandler.of(UNBLOCK, ModerationWrites::unblock),
+        WriteHandler.of(WITHDRAW, ModerationWrites::withdraw), WriteHandler.of(SCHEDULED_PURGE, ModerationWrites::scheduledPurge));
   }
 
   static <T> Future<T> refuse(ApiError e) {

@@ -34,7 +34,7 @@ public final class PrivateDataWrites {
   private PrivateDataWrites() {}
 
   public static List<WriteHandler> handlers() {
-    return List.of(ModerationWrites.h(PURGE_ORPHANS, PrivateDataWrites::purgeOrphans));
+    return List.of(WriteHandler.of(PURGE_ORPHANS, PrivateDataWrites::purgeOrphans));
   }
 
   static Future<WritePlan> purgeOrphans(WriteContext ctx, WriteCommand cmd) {

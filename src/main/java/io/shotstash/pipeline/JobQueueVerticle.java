@@ -2,6 +2,7 @@ package io.shotstash.pipeline;
 
 import io.shotstash.auth.Ids;
 import io.shotstash.auth.Tokens;
+import io.shotstash.bus.ActionDispatcher;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.media.Storage;
@@ -13,7 +14,6 @@ import io.shotstash.pipeline.contract.PipelineErrors;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +50,6 @@ public final class JobQueueVerticle extends VerticleBase {
   private final QueueSignal signal;
   private final int leaseSeconds;
   private final int heartbeatSeconds;
-  private final Map<String, Function<JsonObject, Future<JsonObject>>> actions = new HashMap<>();
 
   public JobQueueVerticle(Pool pool, Storage storage, WorkerDirectory workers, QueueSignal signal, int leaseSeconds,
       int heartbeatSeconds) {
@@ -65,58 +63,29 @@ public final class JobQueueVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    actions.put(QueueActions.REGISTER, this::register);
-    actions.put(QueueActions.AUTHENTICATE, this::authenticate);
-    actions.put(QueueActions.HEARTBEAT, this::heartbeat);
-    actions.put(QueueActions.NEXT, this::next);
-    actions.put(QueueActions.INPUT, this::input);
-    actions.put(QueueActions.PROGRESS, this::progress);
-    actions.put(QueueActions.BEGIN_OUTPUT, this::beginOutput);
-    actions.put(QueueActions.RECORD_OUTPUT, this::recordOutput);
-    actions.put(QueueActions.COMPLETE, this::complete);
-    actions.put(QueueActions.RELEASE, this::release);
-    actions.put(QueueActions.FAIL, this::fail);
-    actions.put(QueueActions.ENQUEUE, this::enqueue);
-    actions.put(QueueActions.CANCEL, this::cancel);
-    actions.put(QueueActions.JOB, this::job);
-    actions.put(QueueActions.JOBS_OF_FILE, this::jobsOfFile);
-    actions.put(QueueActions.KINDS, this::kinds);
-    actions.put(QueueActions.WORKERS, this::listWorkers);
-    actions.put(QueueActions.REVOKE, this::revoke);
-    actions.put(QueueActions.STATUS, this::status);
     vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_WORKERS_CHANGED,
         m -> workers.forget(m.body().getString("workerId")));
-    return vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_QUEUE, this::onMessage).completion();
-  }
-
-  private void onMessage(Message<JsonObject> message) {
-    String action = message.headers().get(Addresses.ACTION);
-    Function<JsonObject, Future<JsonObject>> handler = action == null ? null : actions.get(action);
-    if (handler == null) {
-      message.fail(500, ApiError.internal().toJson().encode());
-      log.error("pipeline.queue got an unknown action {}", action);
-      return;
-    }
-    Future<JsonObject> result;
-    try {
-      result = handler.apply(message.body());
-    } catch (RuntimeException e) {
-      result = Future.failedFuture(e);
-    }
-    result.onComplete(ar -> {
-      if (ar.succeeded()) {
-        message.reply(ar.result());
-        return;
-      }
-      ApiError error = ApiError.from(ar.cause());
-      if (error == null) {
-        String traceId = UUID.randomUUID().toString();
-        log.error("pipeline.queue {} failed [traceId={}]", action, traceId, ar.cause());
-        message.fail(500, ApiError.internal().toJson().put("traceId", traceId).encode());
-      } else {
-        message.fail(error.status(), error.toJson().encode());
-      }
-    });
+    return new ActionDispatcher(Addresses.PIPELINE_QUEUE)
+        .on(QueueActions.REGISTER, this::register)
+        .on(QueueActions.AUTHENTICATE, this::authenticate)
+        .on(QueueActions.HEARTBEAT, this::heartbeat)
+        .on(QueueActions.NEXT, this::next)
+        .on(QueueActions.INPUT, this::input)
+        .on(QueueActions.PROGRESS, this::progress)
+        .on(QueueActions.BEGIN_OUTPUT, this::beginOutput)
+        .on(QueueActions.RECORD_OUTPUT, this::recordOutput)
+        .on(QueueActions.COMPLETE, this::complete)
+        .on(QueueActions.RELEASE, this::release)
+        .on(QueueActions.FAIL, this::fail)
+        .on(QueueActions.ENQUEUE, this::enqueue)
+        .on(QueueActions.CANCEL, this::cancel)
+        .on(QueueActions.JOB, this::job)
+        .on(QueueActions.JOBS_OF_FILE, this::jobsOfFile)
+        .on(QueueActions.KINDS, this::kinds)
+        .on(QueueActions.WORKERS, this::listWorkers)
+        .on(QueueActions.REVOKE, this::revoke)
+        .on(QueueActions.STATUS, this::status)
+        .register(vertx);
   }
 
   // ---- workers ----

@@ -100,33 +100,15 @@ class GitWriterTest {
 
   List<WriteHandler> testRules() {
     return List.of(
-        handler("test.put", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd, tx ->
+        WriteHandler.of("test.put", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd, tx ->
             tx.preparedQuery("INSERT INTO private_profiles (person_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING")
                 .execute(Tuple.of(UUID.randomUUID(), "secret-" + cmd.params().getString("slug") + "@private.example"))))),
-        handler("test.refuse", (ctx, cmd) -> Future.failedFuture(ApiError.conflict("nope", "refused on purpose").toException())),
-        handler("test.noop", (ctx, cmd) -> Future.succeededFuture(new WritePlan(List.of(), null, null, s -> new JsonObject()))),
-        handler("test.private-fails", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd,
+        WriteHandler.of("test.refuse", (ctx, cmd) -> Future.failedFuture(ApiError.conflict("nope", "refused on purpose").toException())),
+        WriteHandler.of("test.noop", (ctx, cmd) -> Future.succeededFuture(new WritePlan(List.of(), null, null, s -> new JsonObject()))),
+        WriteHandler.of("test.private-fails", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd,
             tx -> tx.query("INSERT INTO no_such_table VALUES (1)").execute()))),
-        handler("test.commit-fails", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd,
+        WriteHandler.of("test.commit-fails", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd,
             tx -> tx.query("INSERT INTO test_deferred VALUES (1, 99)").execute()))));
-  }
-
-  interface Rule {
-    Future<WritePlan> plan(WriteContext ctx, WriteCommand cmd);
-  }
-
-  static WriteHandler handler(String action, Rule rule) {
-    return new WriteHandler() {
-      @Override
-      public String action() {
-        return action;
-      }
-
-      @Override
-      public Future<WritePlan> plan(WriteContext context, WriteCommand command) {
-        return rule.plan(context, command);
-      }
-    };
   }
 
   /** Puts people/<slug>.toml; the person's id is stable per slug so a repeat is a no-op. */

@@ -12,4 +12,25 @@ public interface WriteHandler {
   String action();
 
   Future<WritePlan> plan(WriteContext context, WriteCommand command);
+
+  /** The rule part of a handler, so a rule can be a method reference. */
+  @FunctionalInterface
+  interface Rule {
+    Future<WritePlan> plan(WriteContext context, WriteCommand command);
+  }
+
+  /** A handler for {@code action} that runs {@code rule}. */
+  static WriteHandler of(String action, Rule rule) {
+    return new WriteHandler() {
+      @Override
+      public String action() {
+        return action;
+      }
+
+      @Override
+      public Future<WritePlan> plan(WriteContext context, WriteCommand command) {
+        return rule.plan(context, command);
+      }
+    };
+  }
 }
