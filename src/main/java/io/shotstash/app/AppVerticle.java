@@ -129,7 +129,7 @@ public final class AppVerticle extends VerticleBase {
       QueueSignal signal = new QueueSignal();
       return vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId))
           .compose(id -> vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec,
-              new Attribution(config.noreplyDomain()), handlers, nodeId)))
+              new Attribution(config.noreplyDomain()), handlers, nodeId, storage)))
           .compose(id -> vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)))
           .compose(id -> vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
               pipeline.leaseSeconds(), pipeline.heartbeatSeconds())))

@@ -39,13 +39,15 @@ public final class PeopleWrites {
   public static final String DEACTIVATE = "person.deactivate";
   public static final String REACTIVATE = "person.reactivate";
   public static final String PURGE = "person.purge";
+  public static final String AVATAR = "person.avatar";
   public static final int BIO_MAX = 5000;
 
   private PeopleWrites() {}
 
   public static List<WriteHandler> handlers() {
     return List.of(WriteHandler.of(UPDATE, PeopleWrites::update), WriteHandler.of(DEACTIVATE, PeopleWrites::deactivate),
-        WriteHandler.of(REACTIVATE, PeopleWrites::reactivate), WriteHandler.of(PURGE, PeopleWrites::purge));
+        WriteHandler.of(REACTIVATE, PeopleWrites::reactivate), WriteHandler.of(PURGE, PeopleWrites::purge),
+        WriteHandler.of(AVATAR, PeopleWrites::avatar));
   }
 
   static CommitMessage message(WriteCommand cmd, String action, Person subject, String body) {
@@ -128,6 +130,30 @@ public final class PeopleWrites {
       out.add(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(moved), moved));
     }
     return out;
+  }
+
+  // ---- the avatar ----
+
+  /**
+   * {slug, avatarKey (null clears)}: the person or staff set the avatar the HTTP layer stored. The
+   * replaced file is deleted once the commit stands; a refused change orphans the new file instead
+   * (the caller deletes it).
+   */
+  static Future<WritePlan> avatar(WriteContext ctx, WriteCommand cmd) {
+    PublicState state = ctx.state();
+    Person person = state.personBySlug(cmd.params().getString("slug")).orElse(null);
+    if (person == null || !(Rules.isSelf(cmd.actor(), person) || Rules.isStaff(state, cmd.actor()))) {
+      return Rules.refuse(ApiError.notFound());
+    }
+    String key = cmd.params().getString("avatarKey");
+    Person updated = new Person(person.id(), person.legacyId(), person.slug(), person.fullName(), person.bio(), key,
+        person.accountLevel(), person.agent(), person.githubUserId(), person.githubLogin(), person.deletedAt(),
+        person.deactivatedBy(), person.createdAt(), ctx.now());
+    List<String> orphaned = person.avatarKey() == null || person.avatarKey().equals(key) ? List.of()
+        : List.of(io.shotstash.media.Storage.avatarKey(person.avatarKey()));
+    return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, person.slug(), updated)), null,
+        message(cmd, AVATAR, updated, key == null ? "avatar removed" : null), s -> personReply(s, person.id()))
+        .orphaning(orphaned));
   }
 
   // ---- deactivate / reactivate ----
@@ -220,7 +246,9 @@ public final class PeopleWrites {
         .put("helpWantedRoles", plan.helpWantedRoles()).put("rsvps", 0);
     return new WritePlan(changes, tx -> deletePrivate(tx, person.id()), msg.build(), s -> new JsonObject()
         .put("purge", purgeRecord == null ? null : SpamPurgeView.json(purgeRecord))
-        .put("deleted", deleted));
+        .put("deleted", deleted))
+        // the person's attachments go with them
+        .orphaning(person.avatarKey() == null ? List.of() : List.of(io.shotstash.media.Storage.avatarKey(person.avatarKey())));
   }
 
   /** Private rows of a purged person: profile, password, sessions (ended at once) and agent grants. */

@@ -58,6 +58,9 @@ final class CommunityRoutes {
     router.post("/api/people/:slug/reactivate").handler(json).handler(ctx -> Routes.run(ctx,
         simple(ctx, PeopleWrites.REACTIVATE, new JsonObject().put("slug", personSlug(ctx)), "person")));
     router.post("/api/people/:slug/purge").handler(json).handler(ctx -> Routes.run(ctx, purge(ctx)));
+    router.put("/api/people/:slug/avatar").handler(ctx -> Routes.run(ctx, putAvatar(ctx)));
+    router.delete("/api/people/:slug/avatar").handler(ctx -> Routes.run(ctx,
+        simple(ctx, PeopleWrites.AVATAR, new JsonObject().put("slug", personSlug(ctx)).putNull("avatarKey"), "person")));
     router.post("/api/people/:slug/tags/:namespace/:tag").handler(json).handler(ctx -> Routes.run(ctx, tag(ctx, "person", true)));
     router.delete("/api/people/:slug/tags/:namespace/:tag").handler(ctx -> Routes.run(ctx, tag(ctx, "person", false)));
 
@@ -206,6 +209,33 @@ final class CommunityRoutes {
       }
       body.validate();
       return write(ctx, m, PeopleWrites.UPDATE, params);
+    }).compose(reply -> Envelope.ok(ctx, 200, reply.getValue("person")));
+  }
+
+  /** Avatars: PNG, JPEG, WebP or GIF, at most 2 MiB, streamed to storage, then set through the writer. */
+  static final long AVATAR_LIMIT = 2L * 1024 * 1024;
+  static final java.util.Map<String, String> AVATAR_TYPES =
+      java.util.Map.of("image/png", "png", "image/jpeg", "jpg", "image/webp", "webp", "image/gif", "gif");
+
+  private Future<Void> putAvatar(RoutingContext ctx) {
+    String slug = personSlug(ctx);
+    String type = ctx.request().getHeader("Content-Type");
+    String ext = type == null ? null : AVATAR_TYPES.get(type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT));
+    return writer(ctx).compose(m -> {
+      if (ext == null) {
+        throw ApiError.validation("Content-Type", "must be image/png, image/jpeg, image/webp or image/gif").toException();
+      }
+      String file = io.shotstash.auth.Ids.uuid7() + "." + ext;
+      String key = io.shotstash.media.Storage.avatarKey(file);
+      ApiError tooLarge = ApiError.of(413, "body_too_large", "An avatar is at most 2 MiB");
+      Uploads.continueIfExpected(ctx.request());
+      return services.storage().write(key, ctx.request(), AVATAR_LIMIT)
+          .recover(err -> Future.failedFuture(Uploads.refusalFor(err, tooLarge)))
+          .compose(written -> written.size() == 0
+              ? services.storage().delete(key).compose(v -> Future.failedFuture(
+                  ApiError.validation("body", "the image is empty").toException()))
+              : write(ctx, m, PeopleWrites.AVATAR, new JsonObject().put("slug", slug).put("avatarKey", file))
+                  .recover(err -> services.storage().delete(key).transform(v -> Future.failedFuture(err))));
     }).compose(reply -> Envelope.ok(ctx, 200, reply.getValue("person")));
   }
 

@@ -37,6 +37,8 @@ final class MediaRoutes {
   }
 
   void mountDownloads(Router router) {
+    router.get("/media/avatars/:file").handler(ctx -> Routes.run(ctx, avatar(ctx)));
+    router.head("/media/avatars/:file").handler(ctx -> Routes.run(ctx, avatar(ctx)));
     router.get("/media/o/:fileId").handler(ctx -> Routes.run(ctx, original(ctx)));
     router.head("/media/o/:fileId").handler(ctx -> Routes.run(ctx, original(ctx)));
     router.get("/media/p/:versionId").handler(ctx -> Routes.run(ctx, version(ctx)));
@@ -91,6 +93,32 @@ final class MediaRoutes {
         .compose(file -> Envelope.ok(ctx, 201, new JsonObject().put("id", file.getString("id"))
             .put("name", file.getString("name")).put("mimeType", file.getString("mimeType"))
             .put("size", file.getLong("size")).put("folderId", file.getString("folderId"))));
+  }
+
+  /** Avatars are public profile data: served while a person who is not deactivated uses them. */
+  private Future<Void> avatar(RoutingContext ctx) {
+    ctx.request().resume();
+    String file = ctx.pathParam("file");
+    if (file == null || !file.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.(png|jpg|webp|gif)")) {
+      throw ApiError.notFound().toException();
+    }
+    boolean used = services.publicState().current().find(io.shotstash.publicdata.Sheet.PEOPLE, "avatarKey", file,
+        io.shotstash.publicdata.records.Person.class).stream().anyMatch(p -> !p.isDeactivated());
+    if (!used) {
+      throw ApiError.notFound().toException();
+    }
+    String ext = file.substring(file.lastIndexOf('.') + 1);
+    String type = switch (ext) {
+      case "png" -> "image/png";
+      case "jpg" -> "image/jpeg";
+      case "webp" -> "image/webp";
+      default -> "image/gif";
+    };
+    java.nio.file.Path path = storage.path(Storage.avatarKey(file));
+    return vertx.fileSystem().props(path.toString()).compose(props -> {
+      ctx.response().putHeader("Cache-Control", "public, max-age=86400");
+      return Downloads.send(ctx, path, props.size(), type, null, ctx.request().getHeader("Range"));
+    });
   }
 
   private Future<Void> original(RoutingContext ctx) {

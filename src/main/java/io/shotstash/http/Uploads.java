@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  * turning a failed write into the right refusal.
  */
 public final class Uploads {
-  /** The raw-body routes: the media upload and the worker's output. */
-  private static final Pattern UPLOAD = Pattern.compile("^(/api/v1/files|/api/v1/pipeline/jobs/[^/]+/output)$");
+  /** The raw-body routes: the media upload, the worker's output and avatars. */
+  private static final Pattern UPLOAD =
+      Pattern.compile("^(/api/v1/files|/api/v1/pipeline/jobs/[^/]+/output|/api/people/[^/]+/avatar)$");
 
   private Uploads() {}
 

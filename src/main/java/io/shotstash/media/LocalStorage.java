@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /** {@link Storage} in a local folder (default {@code ./data/media}): {@code originals/}, {@code versions/}, {@code tmp/}. */
 public final class LocalStorage implements Storage {
   private static final Pattern KEY =
-      Pattern.compile("^(originals|versions)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\\.[a-z0-9]{1,10})?$");
+      Pattern.compile("^(originals|versions|avatars)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\\.[a-z0-9]{1,10})?$");
 
   private final Vertx vertx;
   private final Path root;
@@ -25,7 +25,7 @@ public final class LocalStorage implements Storage {
   public LocalStorage(Vertx vertx, Path root) throws IOException {
     this.vertx = vertx;
     this.root = root.toAbsolutePath().normalize();
-    for (String dir : new String[] {"originals", "versions", "tmp"}) {
+    for (String dir : new String[] {"originals", "versions", "avatars", "tmp"}) {
       Files.createDirectories(this.root.resolve(dir));
     }
   }

@@ -17,6 +17,11 @@ public interface Storage {
     return "originals/" + fileId;
   }
 
+  /** An avatar's key from its file name ({@code <uuid>.<ext>}, the person record's avatarKey). */
+  static String avatarKey(String fileName) {
+    return "avatars/" + fileName;
+  }
+
   static String versionKey(String versionId, String ext) {
     return "versions/" + versionId + "." + ext;
   }

@@ -117,7 +117,8 @@ final class AgentPurge {
     if (p.getBoolean("dryRun", false)) {
       return new WritePlan(List.of(), null, null, s -> full.reply().apply(s).put("dryRun", true));
     }
-    return new WritePlan(full.changes(), full.privateWork(), full.message(), s -> full.reply().apply(s).put("dryRun", false));
+    return new WritePlan(full.changes(), full.privateWork(), full.message(), s -> full.reply().apply(s).put("dryRun", false),
+        full.orphanedBlobs());
   }
 
   /** Resolves one evidence item to its record and path; returns why it is not valid, or null. */

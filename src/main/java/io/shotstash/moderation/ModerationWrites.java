@@ -327,7 +327,7 @@ public final class ModerationWrites {
       WritePlan plan = PeopleWrites.purgePlan(ctx, cmd, target, "scheduled", null,
           "Scheduled purge: every deciding vote was spam for three days", List.of(), List.of(), List.of());
       return new WritePlan(plan.changes(), plan.privateWork(), plan.message(),
-          s -> plan.reply().apply(s).put("purged", true));
+          s -> plan.reply().apply(s).put("purged", true), plan.orphanedBlobs());
     });
   }
 }

@@ -28,6 +28,7 @@ public enum Sheet {
       Index.of("slug", (k, r) -> lower(((Person) r).slug())),
       Index.of("githubUserId", (k, r) -> str(((Person) r).githubUserId())),
       Index.of("githubLogin", (k, r) -> lower(((Person) r).githubLogin())),
+      Index.of("avatarKey", (k, r) -> ((Person) r).avatarKey()),
       // every account by level: the setup gate reads it (setup is done once any administrator exists)
       Index.of("level", (k, r) -> ((Person) r).accountLevel()),
       // active accounts by level: the last-administrator rule reads it

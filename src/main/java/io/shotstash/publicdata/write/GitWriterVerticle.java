@@ -2,6 +2,7 @@ package io.shotstash.publicdata.write;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
+import io.shotstash.media.Storage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.PublicStateLoader;
@@ -51,11 +52,18 @@ public final class GitWriterVerticle extends VerticleBase {
   private final Attribution attribution;
   private final Map<String, WriteHandler> handlers;
   private final String nodeId;
+  private final Storage storage;
   private final Deque<Message<JsonObject>> queue = new ArrayDeque<>();
   private boolean busy;
 
+  /** A writer whose rules never orphan stored blobs (tests and benchmarks of the write path). */
   public GitWriterVerticle(Pool pool, PublicStateHolder holder, PublicStateLoader loader, GitTreeWriter git,
       TomlCodec codec, Attribution attribution, Map<String, WriteHandler> handlers, String nodeId) {
+    this(pool, holder, loader, git, codec, attribution, handlers, nodeId, null);
+  }
+
+  public GitWriterVerticle(Pool pool, PublicStateHolder holder, PublicStateLoader loader, GitTreeWriter git,
+      TomlCodec codec, Attribution attribution, Map<String, WriteHandler> handlers, String nodeId, Storage storage) {
     this.pool = pool;
     this.holder = holder;
     this.loader = loader;
@@ -64,6 +72,7 @@ public final class GitWriterVerticle extends VerticleBase {
     this.attribution = attribution;
     this.handlers = Map.copyOf(handlers);
     this.nodeId = nodeId;
+    this.storage = storage;
   }
 
   @Override
@@ -195,6 +204,9 @@ public final class GitWriterVerticle extends VerticleBase {
         git.maybeRepack();
         return null;
       }).onFailure(err -> log.warn("background repack failed", err));
+    }
+    for (String key : storage == null ? List.<String>of() : done.plan().orphanedBlobs()) {
+      storage.delete(key).onFailure(err -> log.warn("could not delete {}; nothing refers to it any more", key, err));
     }
     JsonObject reply = done.plan().reply().apply(after);
     return reply == null ? new JsonObject() : reply;

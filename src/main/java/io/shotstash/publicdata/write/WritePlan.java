@@ -12,16 +12,29 @@ import java.util.function.Function;
 /**
  * What an accepted command does: the public records it changes (one commit; none when empty), the
  * private changes made in the same PostgreSQL transaction, the commit message, and the reply built
- * from the state after the change.
+ * from the state after the change; and the stored blobs (an avatar) that no record owns once the
+ * change is committed, which the writer then deletes.
  */
 public record WritePlan(
     List<RecordChange> changes,
     Function<SqlConnection, Future<?>> privateWork,
     CommitMessage message,
-    Function<PublicState, JsonObject> reply) {
+    Function<PublicState, JsonObject> reply,
+    List<String> orphanedBlobs) {
 
   public WritePlan {
     changes = List.copyOf(changes);
     privateWork = privateWork == null ? tx -> Future.succeededFuture() : privateWork;
+    orphanedBlobs = orphanedBlobs == null ? List.of() : List.copyOf(orphanedBlobs);
+  }
+
+  public WritePlan(List<RecordChange> changes, Function<SqlConnection, Future<?>> privateWork, CommitMessage message,
+      Function<PublicState, JsonObject> reply) {
+    this(changes, privateWork, message, reply, List.of());
+  }
+
+  /** This plan, also deleting {@code keys} from storage once committed. */
+  public WritePlan orphaning(List<String> keys) {
+    return new WritePlan(changes, privateWork, message, reply, keys);
   }
 }
