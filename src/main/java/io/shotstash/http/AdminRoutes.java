@@ -151,6 +151,7 @@ final class AdminRoutes {
 
   private Future<Void> detail(RoutingContext ctx) {
     require(staffOr(ctx, "moderation:read"));
+    Routes.noQuery(ctx);
     return moderation(ModerationVerticle.Actions.DETAIL, new JsonObject().put("slug", slug(ctx))
         .put("agent", Callers.actor(ctx) instanceof Actor.Agent)).compose(d -> Envelope.ok(ctx, 200, d));
   }
@@ -183,6 +184,7 @@ final class AdminRoutes {
 
   private Future<Void> agents(RoutingContext ctx) {
     require(level(ctx, AccountLevel.STAFF));
+    Routes.noQuery(ctx);
     return moderation(ModerationVerticle.Actions.AGENTS, new JsonObject())
         .compose(r -> Envelope.ok(ctx, 200, r.getJsonArray("agents")));
   }
@@ -211,7 +213,7 @@ final class AdminRoutes {
 
   /** reasoning/reason as it goes into a public commit: length, no URL, no control characters. */
   private static void publicText(JsonBody body, String field, String text, boolean required) {
-    if (text == null || text.isEmpty()) {
+    if (text == null || text.isBlank()) {
       if (required) {
         body.problem(field, "is required (1 to 1000 characters)");
       }
@@ -447,6 +449,7 @@ final class AdminRoutes {
 
   private Future<Void> withdraw(RoutingContext ctx) {
     String slug = slug(ctx);
+    JsonBody.of(ctx, Set.of()).validate();
     return write(ctx, ModerationWrites.WITHDRAW, new JsonObject().put("agentSlug", slug)).compose(r -> Envelope.ok(ctx, 200, r));
   }
 }

@@ -1,0 +1,511 @@
+package io.shotstash.http.moderation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shotstash.auth.Ids;
+import io.shotstash.db.Database;
+import io.shotstash.publicdata.RecordChange;
+import io.shotstash.publicdata.RecordKeys;
+import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.TomlCodec;
+import io.shotstash.publicdata.git.CommitResult;
+import io.shotstash.publicdata.git.GitTreeWriter;
+import io.shotstash.publicdata.git.PathChange;
+import io.shotstash.publicdata.records.Person;
+import io.shotstash.publicdata.records.PersonEvaluation;
+import io.shotstash.testing.TestApp;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.FooterLine;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+
+/**
+ * What the moderation API tests share: HTTP calls with a bearer token (a session or an agent's
+ * {@code cfpa_} grant), envelope assertions, agents with grants, members put straight into the data
+ * repository (with their dates chosen), reads of what git holds, and SQL on the test's database.
+ *
+ * <p>Rate limits shape these tests: every account may make 30 writes a minute and one address 30
+ * sign-ins a minute, so members who never act are written into git in bulk rather than created and
+ * signed in one by one, and each test uses agents of its own.
+ */
+final class ModerationHarness {
+  static final String PASSWORD = "member password 123";
+  static final String NOREPLY = "@users.noreply.codeforphilly.org";
+  /** Settings every moderation test app starts with: no scheduled sweep runs on its own during a test. */
+  static final Map<String, String> QUIET = Map.of("SHOTSTASH_PURGE_SWEEP_SECONDS", "86400");
+
+  final TestApp app;
+  final TomlCodec codec = new TomlCodec();
+  private final AtomicInteger nudges = new AtomicInteger();
+  private String nudgerToken;
+  private String nudgerSlug;
+
+  /** An agent account and one grant's token. */
+  record Agent(String slug, String id, String fullName, String grantId, String token) {}
+
+  ModerationHarness(TestApp app) {
+    this.app = app;
+  }
+
+  /** The signed-in member whose bio edits make the app notice commits made behind its back. */
+  void nudger(String token, String slug) {
+    nudgerToken = token;
+    nudgerSlug = slug;
+  }
+
+  // ---- HTTP ----
+
+  HttpResponse<Buffer> call(HttpMethod method, String path, String token, JsonObject body) {
+    HttpRequest<Buffer> request = app.client().request(method, path);
+    if (token != null) {
+      request.bearerTokenAuthentication(token);
+    }
+    return body == null ? request.send().await() : request.sendJsonObject(body).await();
+  }
+
+  /** Sends a raw body with a JSON content type (for malformed bodies). */
+  HttpResponse<Buffer> raw(HttpMethod method, String path, String token, String body) {
+    HttpRequest<Buffer> request = app.client().request(method, path).putHeader("Content-Type", "application/json");
+    if (token != null) {
+      request.bearerTokenAuthentication(token);
+    }
+    return request.sendBuffer(Buffer.buffer(body)).await();
+  }
+
+  HttpResponse<Buffer> get(String path, String token) {
+    return call(HttpMethod.GET, path, token, null);
+  }
+
+  HttpResponse<Buffer> post(String path, String token, JsonObject body) {
+    return call(HttpMethod.POST, path, token, body == null ? new JsonObject() : body);
+  }
+
+  HttpResponse<Buffer> patch(String path, String token, JsonObject body) {
+    return call(HttpMethod.PATCH, path, token, body);
+  }
+
+  HttpResponse<Buffer> delete(String path, String token) {
+    return call(HttpMethod.DELETE, path, token, null);
+  }
+
+  /** Asserts a success envelope with {@code status} and returns the whole body. */
+  static JsonObject ok(HttpResponse<Buffer> r, int status) {
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
+    JsonObject body = r.bodyAsJsonObject();
+    assertThat(body.getBoolean("success")).isTrue();
+    assertThat(body.getJsonObject("metadata").getString("timestamp")).isNotBlank();
+    return body;
+  }
+
+  static JsonObject data(HttpResponse<Buffer> r, int status) {
+    return ok(r, status).getJsonObject("data");
+  }
+
+  static JsonObject data(HttpResponse<Buffer> r) {
+    return data(r, 200);
+  }
+
+  static JsonArray list(HttpResponse<Buffer> r) {
+    return ok(r, 200).getJsonArray("data");
+  }
+
+  /** Asserts an error envelope with {@code status} and {@code code} and returns the error object. */
+  static JsonObject error(HttpResponse<Buffer> r, int status, String code) {
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
+    JsonObject body = r.bodyAsJsonObject();
+    assertThat(body.getBoolean("success")).isFalse();
+    JsonObject error = body.getJsonObject("error");
+    assertThat(error.getString("code")).as(r.bodyAsString()).isEqualTo(code);
+    assertThat(error.getString("traceId")).isNotBlank();
+    assertThat(body.getJsonObject("metadata").getString("timestamp")).isNotBlank();
+    return error;
+  }
+
+  static void notFound(HttpResponse<Buffer> r) {
+    error(r, 404, "not_found");
+  }
+
+  /** A 422 validation_failed naming {@code field}; returns the reason. */
+  static String invalid(HttpResponse<Buffer> r, String field) {
+    JsonObject fields = error(r, 422, "validation_failed").getJsonObject("fields");
+    assertThat(fields.fieldNames()).as(r.bodyAsString()).contains(field);
+    return fields.getString(field);
+  }
+
+  /** A 409 whose error.code is the rule's reason. */
+  static void conflict(HttpResponse<Buffer> r, String code) {
+    error(r, 409, code);
+  }
+
+  /** A 429 rate_limited with a Retry-After of at most a day; returns the seconds. */
+  static int rateLimited(HttpResponse<Buffer> r) {
+    error(r, 429, "rate_limited");
+    String header = r.getHeader("Retry-After");
+    assertThat(header).as("Retry-After").isNotNull();
+    int seconds = Integer.parseInt(header);
+    assertThat(seconds).isBetween(1, 86_400);
+    return seconds;
+  }
+
+  /** A JSON array's items as strings. */
+  static List<String> strings(JsonArray array) {
+    return array.stream().map(String::valueOf).toList();
+  }
+
+  static List<String> slugs(JsonArray rows) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      out.add(rows.getJsonObject(i).getString("slug"));
+    }
+    return out;
+  }
+
+  // ---- accounts ----
+
+  /** An administrator creates an account; returns the person JSON. Costs the administrator one write. */
+  JsonObject createPerson(String adminToken, String slug, String level) {
+    return app.createPerson(adminToken, slug, level, PASSWORD);
+  }
+
+  /** An administrator creates a member with this name and email. */
+  JsonObject createPerson(String adminToken, String slug, String fullName, String email) {
+    return data(post("/api/people", adminToken, new JsonObject().put("slug", slug).put("fullName", fullName)
+        .put("email", email).put("password", PASSWORD).put("accountLevel", "user")), 201);
+  }
+
+  /** Creates an account and signs it in (one sign-in of the 30 a minute); returns the token. */
+  String member(String adminToken, String slug, String level) {
+    createPerson(adminToken, slug, level);
+    return app.login(slug, PASSWORD);
+  }
+
+  /** An administrator creates an agent account and gives it a grant with these scopes. */
+  Agent agent(String adminToken, String slug, String... scopes) {
+    String fullName = "Bot " + slug;
+    JsonObject person = data(post("/api/admin/agents", adminToken, new JsonObject().put("slug", slug)
+        .put("fullName", fullName)), 201);
+    assertThat(person.getBoolean("agent")).isTrue();
+    return grant(adminToken, slug, person.getString("id"), fullName, scopes);
+  }
+
+  /** Another grant for an existing agent. */
+  Agent grant(String adminToken, String slug, String id, String fullName, String... scopes) {
+    JsonObject created = data(post("/api/admin/agents/" + slug + "/grants", adminToken,
+        new JsonObject().put("scopes", new JsonArray(List.of(scopes)))), 201);
+    String token = created.getString("token");
+    assertThat(token).startsWith("cfpa_").hasSize(48);
+    return new Agent(slug, id, fullName, created.getJsonObject("grant").getString("id"), token);
+  }
+
+  /** Agent accounts written straight into git in one commit (level user, agent = true), with no grant yet. */
+  void seedAgents(String... slugs) {
+    List<RecordChange> changes = new ArrayList<>();
+    Instant at = now();
+    for (String slug : slugs) {
+      changes.add(put(new Person(Ids.uuid7(), null, slug, "Bot " + slug, null, null, "user", true, null, null, null, null,
+          at, at)));
+    }
+    commitBehindTheAppsBack(changes);
+  }
+
+  /** A grant for an agent account that already exists. */
+  Agent grantTo(String adminToken, String slug, String... scopes) {
+    Person agent = person(slug);
+    return grant(adminToken, slug, agent.id(), agent.fullName(), scopes);
+  }
+
+  void revoke(String adminToken, Agent agent) {
+    data(delete("/api/admin/agents/" + agent.slug() + "/grants/" + agent.grantId(), adminToken));
+  }
+
+  // ---- votes and purges ----
+
+  HttpResponse<Buffer> vote(String token, String slug, String verdict) {
+    return post("/api/admin/members/" + slug + "/vote", token, new JsonObject().put("verdict", verdict));
+  }
+
+  HttpResponse<Buffer> agentVote(Agent agent, String slug, String verdict, String... flags) {
+    return post("/api/admin/members/" + slug + "/vote", agent.token(), new JsonObject().put("verdict", verdict)
+        .put("reasoning", "Business name as the member name; GitHub account a day old.")
+        .put("flags", new JsonArray(List.of(flags))));
+  }
+
+  HttpResponse<Buffer> unvote(Agent agent, String slug) {
+    return delete("/api/admin/members/" + slug + "/vote", agent.token());
+  }
+
+  static JsonObject bioEvidence() {
+    return new JsonObject().put("record", "person").put("field", "bio");
+  }
+
+  static JsonObject purgeBody(String reason, JsonObject... evidence) {
+    return new JsonObject().put("reason", reason).put("flags", new JsonArray().add("bio-promo-link"))
+        .put("evidence", new JsonArray(new ArrayList<>(List.of((Object[]) evidence))));
+  }
+
+  HttpResponse<Buffer> purge(Agent agent, String slug, JsonObject body) {
+    return post("/api/admin/members/" + slug + "/purge", agent.token(), body);
+  }
+
+  /** An agent purge citing the member's bio. */
+  HttpResponse<Buffer> purgeBio(Agent agent, String slug) {
+    return purge(agent, slug, purgeBody("Set a bio advertising a pharmacy shop two minutes after sign-up.",
+        bioEvidence()));
+  }
+
+  /** Starts an agent purge citing the bio without waiting for its answer. */
+  Future<HttpResponse<Buffer>> purgeBioLater(Agent agent, String slug) {
+    return app.client().request(HttpMethod.POST, "/api/admin/members/" + slug + "/purge")
+        .bearerTokenAuthentication(agent.token())
+        .sendJsonObject(purgeBody("Set a bio advertising a pharmacy shop two minutes after sign-up.", bioEvidence()));
+  }
+
+  HttpResponse<Buffer> dryRunBio(Agent agent, String slug) {
+    return purge(agent, slug, purgeBody("Set a bio advertising a pharmacy shop two minutes after sign-up.",
+        bioEvidence()).put("dryRun", true));
+  }
+
+  /** The roster row of one member, as this caller sees it (found with q = the slug). */
+  JsonObject row(String token, String slug) {
+    JsonArray rows = list(get("/api/admin/members?q=" + slug, token));
+    for (int i = 0; i < rows.size(); i++) {
+      if (slug.equals(rows.getJsonObject(i).getString("slug"))) {
+        return rows.getJsonObject(i);
+      }
+    }
+    throw new AssertionError("no roster row for " + slug + " in " + rows.encodePrettily());
+  }
+
+  JsonObject detail(String token, String slug) {
+    return data(get("/api/admin/members/" + slug, token));
+  }
+
+  // ---- public records ----
+
+  Person person(String slug) {
+    return app.publicState().current().personBySlug(slug).orElse(null);
+  }
+
+  String idOf(String slug) {
+    return app.publicState().current().personBySlug(slug).orElseThrow().id();
+  }
+
+  static Instant now() {
+    return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  /** A member record: level user, a bio, created at {@code createdAt}. */
+  static Person newMember(String slug, String bio, Instant createdAt) {
+    return new Person(Ids.uuid7(), null, slug, "Member " + slug, bio, null, "user", null, null, null, null, null,
+        createdAt, createdAt);
+  }
+
+  static Person withCreatedAt(Person p, Instant createdAt) {
+    return new Person(p.id(), p.legacyId(), p.slug(), p.fullName(), p.bio(), p.avatarKey(), p.accountLevel(), p.agent(),
+        p.githubUserId(), p.githubLogin(), p.deletedAt(), p.deactivatedBy(), createdAt, p.updatedAt());
+  }
+
+  static Person withLegacyId(Person p, String legacyId) {
+    return new Person(p.id(), legacyId, p.slug(), p.fullName(), p.bio(), p.avatarKey(), p.accountLevel(), p.agent(),
+        p.githubUserId(), p.githubLogin(), p.deletedAt(), p.deactivatedBy(), p.createdAt(), p.updatedAt());
+  }
+
+  static Person withLevel(Person p, String level) {
+    return p.withAccountLevel(level, p.updatedAt());
+  }
+
+  static Person hiddenBy(Person p, String by, Instant at) {
+    return new Person(p.id(), p.legacyId(), p.slug(), p.fullName(), p.bio(), p.avatarKey(), p.accountLevel(), p.agent(),
+        p.githubUserId(), p.githubLogin(), at, by, p.createdAt(), p.updatedAt());
+  }
+
+  static RecordChange put(Person p) {
+    return RecordChange.put(Sheet.PEOPLE, p.slug(), p);
+  }
+
+  static RecordChange put(PersonEvaluation e) {
+    return RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(e), e);
+  }
+
+  /** Writes members straight into git (one commit) and makes the app catch up. */
+  void seed(Person... people) {
+    List<RecordChange> changes = new ArrayList<>();
+    for (Person p : people) {
+      changes.add(put(p));
+    }
+    commitBehindTheAppsBack(changes);
+  }
+
+  /** Rewrites one member's record in git and makes the app catch up. */
+  Person rewrite(String slug, UnaryOperator<Person> edit) {
+    Person edited = edit.apply(person(slug));
+    commitBehindTheAppsBack(List.of(put(edited)));
+    return edited;
+  }
+
+  /** The person-evaluations record of one voter on a slug, as the app holds it. */
+  PersonEvaluation evaluation(String slug, String evaluator) {
+    return app.publicState().current().get(Sheet.PERSON_EVALUATIONS, slug + "/" + evaluator, PersonEvaluation.class);
+  }
+
+  static PersonEvaluation evaluatedAt(PersonEvaluation e, Instant at) {
+    return new PersonEvaluation(e.personSlug(), e.evaluator(), e.verdict(), e.reasoning(), e.flags(), e.confidence(), at);
+  }
+
+  // ---- git ----
+
+  <T> T withRepository(RepositoryWork<T> work) {
+    try (Repository repo = app.openRepository()) {
+      return work.run(repo);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  interface RepositoryWork<T> {
+    T run(Repository repo) throws IOException;
+  }
+
+  ObjectId head() {
+    return withRepository(repo -> repo.exactRef("refs/heads/" + app.config().dataBranch()).getObjectId().copy());
+  }
+
+  /** The commits after {@code since} up to the head, newest first, following first parents. */
+  List<RevCommit> commitsSince(ObjectId since) {
+    return withRepository(repo -> {
+      List<RevCommit> out = new ArrayList<>();
+      try (RevWalk walk = new RevWalk(repo)) {
+        RevCommit c = walk.parseCommit(head());
+        while (!c.getId().equals(since)) {
+          out.add(c);
+          if (c.getParentCount() == 0) {
+            break;
+          }
+          c = walk.parseCommit(c.getParent(0));
+        }
+      }
+      return out;
+    });
+  }
+
+  /** The single commit made since {@code before}. */
+  RevCommit onlyCommitSince(ObjectId before) {
+    List<RevCommit> commits = commitsSince(before);
+    assertThat(commits).hasSize(1);
+    return commits.get(0);
+  }
+
+  /** Every value of one trailer key, in order. */
+  static List<String> trailer(RevCommit c, String key) {
+    List<String> out = new ArrayList<>();
+    for (FooterLine f : c.getFooterLines()) {
+      if (f.getKey().equals(key)) {
+        out.add(f.getValue());
+      }
+    }
+    return out;
+  }
+
+  /** The single value of one trailer key. */
+  static String trailerValue(RevCommit c, String key) {
+    List<String> values = trailer(c, key);
+    assertThat(values).as("trailer " + key + " of\n" + c.getFullMessage()).hasSize(1);
+    return values.get(0);
+  }
+
+  /** The file at {@code path} in {@code commit} (as {@code git show <commit>:<path>}), or null. */
+  String fileAt(ObjectId commit, String path) {
+    return withRepository(repo -> {
+      try (RevWalk walk = new RevWalk(repo); TreeWalk tree = TreeWalk.forPath(repo, path,
+          walk.parseCommit(commit).getTree())) {
+        return tree == null ? null : new String(repo.open(tree.getObjectId(0)).getBytes(), StandardCharsets.UTF_8);
+      }
+    });
+  }
+
+  String fileAtHead(String path) {
+    return fileAt(head(), path);
+  }
+
+  <T> T recordAtHead(Sheet sheet, String key, Class<T> type) {
+    String content = fileAtHead(sheet.path(key));
+    return content == null ? null : type.cast(codec.decode(sheet, content.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Commits records straight into the data repository, behind the app's back (as a hand-made push
+   * would), then makes the app catch up: its git writer finds the branch moved on the next write,
+   * answers that write {@code 503 write_conflict} and reloads; later writes and reads see the records.
+   */
+  void commitBehindTheAppsBack(List<RecordChange> changes) {
+    assertThat(nudgerToken).as("a nudger is set").isNotNull();
+    withRepository(repo -> {
+      List<PathChange> paths = new ArrayList<>();
+      for (RecordChange c : changes) {
+        paths.add(c.isDelete() ? PathChange.delete(c.path()) : PathChange.put(c.path(), codec.encode(c.sheet(), c.record())));
+      }
+      try (GitTreeWriter writer = new GitTreeWriter(repo, app.config().dataBranch())) {
+        PersonIdent ident = new PersonIdent("Test Harness", "harness" + NOREPLY, Instant.now(), ZoneOffset.UTC);
+        CommitResult result = writer.commit(writer.head(), paths, ident, "harness: direct edit\n");
+        assertThat(result).isInstanceOf(CommitResult.Committed.class);
+      }
+      return null;
+    });
+    String bio = "nudge " + nudges.incrementAndGet() + " " + UUID.randomUUID();
+    error(patch("/api/people/" + nudgerSlug, nudgerToken, new JsonObject().put("bio", bio)), 503, "write_conflict");
+    assertThat(app.publicState().current().commit()).isEqualTo(head().name());
+  }
+
+  // ---- PostgreSQL ----
+
+  void sql(String statement) {
+    app.db().execute(statement);
+  }
+
+  long count(String query) {
+    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A private profile for a member written straight into git (who has none). */
+  void privateProfile(String slug, String email) {
+    sql("INSERT INTO private_profiles (person_id, email) VALUES ('" + idOf(slug) + "', '" + email + "')");
+  }
+
+  /** A finished session of a member, issued at {@code issuedAt}. */
+  void session(String slug, Instant issuedAt) {
+    sql("INSERT INTO sessions (id, person_id, issued_at, expires_at, revoked_at) VALUES ('" + UUID.randomUUID() + "', '"
+        + idOf(slug) + "', '" + issuedAt + "', '" + issuedAt.plusSeconds(3600) + "', '" + issuedAt.plusSeconds(60) + "')");
+  }
+}
