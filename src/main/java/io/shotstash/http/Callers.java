@@ -82,7 +82,21 @@ public final class Callers {
       return true;
     }
     String type = ctx.request().getHeader("Content-Type");
-    return type != null && type.toLowerCase().startsWith("application/json");
+    if (type != null && type.toLowerCase().startsWith("application/json")) {
+      return true;
+    }
+    // a raw upload from this site's own pages: its Origin names this site
+    return Uploads.isUpload(ctx) && sameOrigin(ctx);
+  }
+
+  static boolean sameOrigin(RoutingContext ctx) {
+    String origin = ctx.request().getHeader("Origin");
+    String host = ctx.request().getHeader("Host");
+    if (origin == null || host == null) {
+      return false;
+    }
+    String scheme = ctx.request().isSSL() ? "https://" : "http://";
+    return origin.equalsIgnoreCase(scheme + host);
   }
 
   public static Actor actor(RoutingContext ctx) {

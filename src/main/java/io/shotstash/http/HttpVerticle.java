@@ -72,6 +72,7 @@ public final class HttpVerticle extends VerticleBase {
 
     router.route("/media/*").handler(callers::resolve);
     media.mountDownloads(router);
+    new PagesRoutes(services, callers).mount(router); // the staff screens, their assets, the site's 404 page
 
     new GraphqlRoutes(vertx, services).mount(router, callers);
 

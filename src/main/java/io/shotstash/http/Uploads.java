@@ -21,6 +21,11 @@ public final class Uploads {
 
   private Uploads() {}
 
+  /** Whether the request is one of the raw-body upload routes. */
+  static boolean isUpload(RoutingContext ctx) {
+    return UPLOAD.matcher(ctx.normalizedPath()).matches();
+  }
+
   /** Every route but the uploads takes its body as soon as asked. */
   static void continueUnlessUpload(RoutingContext ctx) {
     if (!UPLOAD.matcher(ctx.normalizedPath()).matches()) {

@@ -97,6 +97,21 @@ class AvatarTest {
     awaitGone(stored(url));
   }
 
+  @Test
+  void aCookieCallerUploadsOnlyFromThisSite() {
+    String token = app.login("quin", "quin password 123");
+    String cookie = "shotstash_session=" + token;
+    HttpResponse<Buffer> noOrigin = http.put("/api/people/quin/avatar").putHeader("Cookie", cookie)
+        .putHeader("Content-Type", "image/png").sendBuffer(PNG).await();
+    assertThat(noOrigin.statusCode()).isEqualTo(403);
+    HttpResponse<Buffer> elsewhere = http.put("/api/people/quin/avatar").putHeader("Cookie", cookie)
+        .putHeader("Origin", "https://evil.example").putHeader("Content-Type", "image/png").sendBuffer(PNG).await();
+    assertThat(elsewhere.statusCode()).isEqualTo(403);
+    HttpResponse<Buffer> here = http.put("/api/people/quin/avatar").putHeader("Cookie", cookie)
+        .putHeader("Origin", "http://127.0.0.1:" + app.port()).putHeader("Content-Type", "image/png").sendBuffer(PNG).await();
+    assertThat(here.statusCode()).as(here.bodyAsString()).isEqualTo(200);
+  }
+
   /** The file is deleted just after the answer; look again for a while (bounded). */
   static void awaitGone(Path file) {
     for (int i = 0; i < 200 && Files.exists(file); i++) {
