@@ -123,7 +123,8 @@ final class AuthRoutes {
     return d.allowed() ? Future.succeededFuture() : Future.failedFuture(ApiError.rateLimited(d.retryAfterSeconds()).toException());
   }
 
-  private static Cookie sessionCookie(RoutingContext ctx, String value, int maxAgeSeconds) {
+  /** The session cookie, for password and GitHub sign-in alike. */
+  static Cookie sessionCookie(RoutingContext ctx, String value, int maxAgeSeconds) {
     return Cookie.cookie(Callers.COOKIE, value).setHttpOnly(true).setSameSite(CookieSameSite.LAX).setPath("/")
         .setMaxAge(maxAgeSeconds).setSecure(ctx.request().isSSL());
   }

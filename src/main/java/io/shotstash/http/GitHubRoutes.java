@@ -139,7 +139,7 @@ final class GitHubRoutes {
           .compose(identity -> member(identity))
           .compose(person -> services.sessions().open(person, ctx.request().getHeader("User-Agent"), "github"))
           .map(issued -> {
-            ctx.response().addCookie(sessionCookie(ctx, issued.token(), issued.maxAgeSeconds()));
+            ctx.response().addCookie(AuthRoutes.sessionCookie(ctx, issued.token(), issued.maxAgeSeconds()));
             return pending.get().returnPath();
           });
     });
@@ -231,12 +231,6 @@ final class GitHubRoutes {
     }
     return ctx.response().setStatusCode(302).putHeader("Location", location)
         .putHeader("Cache-Control", "no-store").putHeader("Referrer-Policy", "no-referrer").end();
-  }
-
-  /** The same cookie {@code POST /api/auth/login} sets. */
-  private static Cookie sessionCookie(RoutingContext ctx, String value, int maxAgeSeconds) {
-    return Cookie.cookie(Callers.COOKIE, value).setHttpOnly(true).setSameSite(CookieSameSite.LAX).setPath("/")
-        .setMaxAge(maxAgeSeconds).setSecure(ctx.request().isSSL());
   }
 
   /** Binds a pending sign-in to the browser that started it; sent only to the callback. */
