@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The pipeline benchmarks of issue #3, each beside a peer measured in the same run:
+#   - the full job cycle over HTTP and over the event bus with 4/8/16 workers, beside
+#     graphile-worker (bench/node) draining as many no-op jobs and pgbench running the same SQL;
+#   - idle polling (jobs/next with nothing queued): polls/s, and whether PostgreSQL saw them;
+#   - streaming 1 GiB in and out, beside dd and nginx, with the app's heap watched.
+# Writes the "## Pipeline: ..." sections of docs/benchmarks.md (one per benchmark; other sections
+# stay). Needs PostgreSQL at 127.0.0.1:5432 with trust auth (or SHOTSTASH_TEST_DATABASE_URL), Java
+# 17, Maven, Node 20 + npm; installs wrk and nginx from Debian's packages when missing. About 7-9
+# minutes on 2 cores (the benchmark itself is cut at 9). See bench/README.md.
+# Extra arguments go to the benchmark, e.g. bench/pipeline.sh --parts=cycle --workers=4 --out=-
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+command="bench/pipeline.sh${*:+ $*}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/shotstash-bench-pipeline.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/tmp" "$work/xdg"
+export XDG_CONFIG_HOME="$work/xdg"   # JGit would otherwise create ~/.config/jgit
+
+# --- tools: load generators and peers (Debian's packages, and graphile-worker from npm)
+missing=()
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v nginx >/dev/null 2>&1 || missing+=(nginx)
+command -v pgbench >/dev/null 2>&1 || missing+=(postgresql-client)
+command -v jcmd >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+if ((${#missing[@]})); then
+  echo "installing ${missing[*]} from Debian's packages"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [[ ! -f bench/node/node_modules/graphile-worker/package.json ]]; then
+  (cd bench/node && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# --- build the app's jar and the benchmark in a private copy of the tree, so that other builds in
+#     this tree (which rewrite target/) cannot change what is measured halfway
+echo "building a private copy in $work/src"
+mkdir "$work/src"
+tar --exclude=./target --exclude=./.git --exclude=./bench/node/node_modules --exclude=./data -cf - . \
+  | tar -xf - -C "$work/src"
+(cd "$work/src" \
+  && mvn -B -ntp -q -DskipTests package \
+  && mvn -B -ntp -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath.txt")
+classpath="$work/src/target/test-classes:$work/src/target/classes:$(cat "$work/classpath.txt")"
+
+java_version="$(java -version 2>&1 | head -n 3 | paste -sd ';' - | sed 's/;/; /g')"
+commit="$(git describe --always --dirty 2>/dev/null || echo '?')"
+
+# Bounded: the benchmark stops itself well before this; the limit only guards against a hang.
+timeout --kill-after=20 540 java -Xmx1g -Djava.io.tmpdir="$work/tmp" -Dbench.javaVersion="$java_version" \
+  -Dbench.commit="$commit" -cp "$classpath" io.shotstash.bench.PipelineBench \
+  --jar="$work/src/target/shotstash.jar" --node="$root/bench/node" --work="$work/run" \
+  --out="$root/docs/benchmarks.md" --command="$command" "$@"

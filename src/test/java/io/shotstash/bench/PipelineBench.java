@@ -1,0 +1,164 @@
+package io.shotstash.bench;
+
+import io.shotstash.bench.BenchSupport.AppProcess;
+import io.shotstash.testing.TestApp;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pipeline benchmarks of issue #3 (bench/pipeline.sh runs this; bench/README.md says what each
+ * measures): the full job cycle beside graphile-worker and pgbench ({@link JobCycleBench}), idle
+ * polling and whether it reaches PostgreSQL ({@link IdlePollBench}), and streaming 1 GiB in and out
+ * beside dd and nginx ({@link StreamBench}). Each part writes its own {@code ## } section of
+ * docs/benchmarks.md as soon as it is done, replacing only that section.
+ *
+ * <p>Options ({@code --name=value}): see {@link #DEFAULTS}. {@code jar} is the app's fat jar,
+ * {@code node} the folder with graphile-worker installed, {@code work} a scratch folder,
+ * {@code out=-} prints only.
+ */
+public final class PipelineBench {
+  static final long STARTED = System.nanoTime();
+
+  static final Map<String, String> DEFAULTS = defaults();
+
+  private static Map<String, String> defaults() {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("parts", "cycle,idle,stream");
+    d.put("workers", "4,8,16");
+    d.put("jobs", Integer.toString(16 * JobCycleBench.BUDGET)); // one round of 16 HTTP workers, 4 of 4
+    d.put("noisy", "0.4");
+    d.put("retryUntil", "240");
+    d.put("wrkSeconds", "10");
+    d.put("wrkThreads", "2");
+    d.put("wrkConnections", "64");
+    d.put("burstWorkers", "100");
+    d.put("busSeconds", "5");
+    d.put("busInFlight", "64");
+    d.put("streamReps", "3");
+    d.put("modes", "http,bus,graphile,pgbench");
+    d.put("appJvm", "");
+    d.put("quiet", "0.25");
+    d.put("quietWait", "30");
+    d.put("jar", "target/shotstash.jar");
+    d.put("node", "bench/node");
+    d.put("work", "target/bench-pipeline");
+    d.put("out", "docs/benchmarks.md");
+    d.put("command", "bench/pipeline.sh");
+    return d;
+  }
+
+  /** What the shutdown hook closes if the run is stopped (timeout, Ctrl-C): apps, databases. */
+  private static final List<AutoCloseable> OPEN = new ArrayList<>();
+
+  private PipelineBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = BenchSupport.parseOptions(args, DEFAULTS);
+    List<String> parts = Arrays.asList(o.get("parts").split(","));
+    List<Integer> workers = Arrays.stream(o.get("workers").split(",")).map(String::strip).map(Integer::parseInt).toList();
+    Path jar = Path.of(o.get("jar")).toAbsolutePath();
+    Path node = Path.of(o.get("node")).toAbsolutePath();
+    Path work = Files.createDirectories(Path.of(o.get("work")).toAbsolutePath());
+    Path out = Path.of(o.get("out"));
+    String command = o.get("command");
+    double quiet = Double.parseDouble(o.get("quiet"));
+    int quietWait = Integer.parseInt(o.get("quietWait"));
+    Runtime.getRuntime().addShutdownHook(new Thread(PipelineBench::closeAll, "bench-cleanup"));
+
+    BenchSupport.Machine machine = BenchSupport.Machine.probe(work);
+    BenchSupport.log("%s", machine.markdown().replace("\n", " "));
+    Vertx clientVertx = Vertx.vertx();
+    try {
+      if (parts.contains("cycle") || parts.contains("idle")) {
+        List<String> appJvm = o.get("appJvm").isBlank() ? List.of() : Arrays.asList(o.get("appJvm").strip().split("\\s+"));
+        AppProcess app = open(new AppProcess(clientVertx, jar, work, "queue", appJvm));
+        app.setupAndLogin();
+        TestApp inProcess = open(TestApp.start(Map.of("SHOTSTASH_DB_POOL_SIZE", "8", "SHOTSTASH_HTTP_INSTANCES", "0")));
+        int jobs = Integer.parseInt(o.get("jobs"));
+        JobCycleBench cycle = new JobCycleBench(clientVertx, app, inProcess, work, node, jobs,
+            Double.parseDouble(o.get("noisy")), Integer.parseInt(o.get("retryUntil")));
+        if (parts.contains("cycle")) {
+          machine = machine.withBusy(waitForQuiet(quiet, quietWait));
+          List<JobCycleBench.Row> rows = cycle.run(workers, Arrays.asList(o.get("modes").split(",")));
+          write(out, JobCycleBench.SECTION, cycle.section(machine, command, rows, cycle.probe()));
+        }
+        if (parts.contains("idle")) {
+          machine = machine.withBusy(waitForQuiet(quiet, quietWait));
+          IdlePollBench.Result r = new IdlePollBench(clientVertx, app, inProcess, cycle, work).run(
+              Integer.parseInt(o.get("wrkSeconds")), Integer.parseInt(o.get("wrkThreads")),
+              Integer.parseInt(o.get("wrkConnections")), Integer.parseInt(o.get("burstWorkers")),
+              Integer.parseInt(o.get("busSeconds")), Integer.parseInt(o.get("busInFlight")));
+          write(out, IdlePollBench.SECTION, IdlePollBench.section(machine, command, r));
+        }
+        closeAll();
+      }
+      if (parts.contains("stream")) {
+        int reps = Integer.parseInt(o.get("streamReps"));
+        machine = machine.withBusy(waitForQuiet(quiet, quietWait));
+        StreamBench stream = new StreamBench(clientVertx, jar, work);
+        stream.run(reps);
+        write(out, StreamBench.SECTION, stream.section(machine, command, reps));
+      }
+    } finally {
+      closeAll();
+      clientVertx.close();
+    }
+    BenchSupport.log("done");
+    System.exit(0); // Vert.x leaves non-daemon threads behind
+  }
+
+  static <T extends AutoCloseable> T open(T thing) {
+    synchronized (OPEN) {
+      OPEN.add(thing);
+    }
+    return thing;
+  }
+
+  private static void closeAll() {
+    List<AutoCloseable> all;
+    synchronized (OPEN) {
+      all = new ArrayList<>(OPEN);
+      OPEN.clear();
+    }
+    for (int i = all.size() - 1; i >= 0; i--) {
+      try {
+        all.get(i).close();
+      } catch (Exception e) {
+        BenchSupport.log("closing %s: %s", all.get(i).getClass().getSimpleName(), e.getMessage());
+      }
+    }
+    // whatever else this JVM started (nginx, jstat, node, pgbench) if the run was cut short
+    ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
+  }
+
+  /**
+   * Waits (at most {@code maxSeconds}) until other work keeps less than {@code threshold} of the
+   * cores busy, so that a part does not start in the middle of someone else's build; returns the
+   * share seen last (the run goes on anyway when the machine stays busy: the report shows it).
+   */
+  static double waitForQuiet(double threshold, int maxSeconds) throws InterruptedException {
+    long deadline = System.nanoTime() + maxSeconds * 1_000_000_000L;
+    double busy;
+    while ((busy = BenchSupport.Machine.busyFraction(2_000)) > threshold && System.nanoTime() < deadline) {
+      BenchSupport.log("other work keeps %.0f%% of the cores busy; waiting for it to calm down", 100 * busy);
+      Thread.sleep(3_000);
+    }
+    BenchSupport.log("other work before this part: %.0f%% of the cores", 100 * busy);
+    return busy;
+  }
+
+  private static void write(Path out, String heading, String section) throws Exception {
+    System.out.println();
+    System.out.println(section);
+    if (!out.toString().equals("-")) {
+      BenchSupport.replaceSection(out, heading, section);
+      BenchSupport.log("wrote the section '%s' of %s", heading, out);
+    }
+  }
+}

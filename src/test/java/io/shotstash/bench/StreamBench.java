@@ -1,0 +1,476 @@
+package io.shotstash.bench;
+
+import io.shotstash.bench.BenchSupport.AppProcess;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Streaming 1 GiB in and out of the app (started with {@code -Xmx128m}: a body held in the heap
+ * would not fit), beside dd writing the same bytes to the same disk and nginx serving the same
+ * stored file, each measured with curl; the app's heap sampled with jstat throughout.
+ */
+final class StreamBench {
+  static final String SECTION = "## Pipeline: streaming 1 GiB";
+  static final String KIND = "bench/stream";
+  static final long GIB = 1L << 30;
+
+  /** MB/s (10^6 bytes) of each way, one value per repetition. */
+  final Map<String, List<Double>> speeds = new LinkedHashMap<>();
+  final Map<String, Long> peakHeapKb = new ConcurrentHashMap<>();
+  long baselineUsedKb;
+  long baselineTotalKb;
+  long afterUsedKb;
+  long afterGcUsedKb;
+  String heapMax = "?";
+  int samples;
+  int collections;
+  int fullCollections;
+  long maxAfterGcMb;
+  long maxBeforeGcMb;
+  String nginxVersion = "?";
+  String curlVersion = "?";
+  String heapInfoBefore = "";
+  String heapInfoAfter = "";
+  private volatile String phase = "idle";
+
+  private final Vertx clientVertx;
+  private final Path jar;
+  private final Path work;
+
+  StreamBench(Vertx clientVertx, Path jar, Path work) {
+    this.clientVertx = clientVertx;
+    this.jar = jar;
+    this.work = work;
+  }
+
+  void run(int reps) throws Exception {
+    Path source = work.resolve("source-1gib.bin");
+    writeSource(source);
+    Path nginxDir = Files.createDirectories(work.resolve("nginx"));
+    try (AppProcess app = PipelineBench.open(new AppProcess(clientVertx, jar, work, "stream",
+        List.of("-Xmx128m", "-Xlog:gc:file=" + work.resolve("gc-stream.log"))))) {
+      app.setupAndLogin();
+      Path media = app.dataDir.resolve("media");
+      JobCycleBench.HttpWorker worker = null;
+      Process nginx = null;
+      Process jstat = null;
+      try {
+        nginx = startNginx(nginxDir, media);
+        int nginxPort = Integer.parseInt(Files.readString(nginxDir.resolve("port")).strip());
+        worker = new JobCycleBench(clientVertx, app, null, work, null, 0, 0, 0).new HttpWorker("bench-stream");
+        worker.register(KIND).await();
+        curlVersion = BenchSupport.firstLine("curl", "--version");
+
+        BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.run");
+        heapInfoBefore = BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.heap_info");
+        long[] before = heap(heapInfoBefore);
+        baselineTotalKb = before[0];
+        baselineUsedKb = before[1];
+        heapMax = BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "VM.flags")
+            .replaceAll("(?s).*-XX:MaxHeapSize=(\\d+).*", "$1");
+        jstat = sampleHeap(app.pid());
+        Path gcLog = work.resolve("gc-stream.log");
+        int gcLinesBefore = Files.readAllLines(gcLog).size();
+
+        for (int rep = 1; rep <= reps; rep++) {
+          BenchSupport.log("streaming, repetition %d of %d", rep, reps);
+          sync();
+          record("dd write, conv=fdatasync", ddWrite(source, true));
+          String fileId = upload(app, source);
+          String stored = media.resolve("originals").resolve(fileId).toString();
+          sync();
+          record("nginx download", download("http://127.0.0.1:" + nginxPort + "/originals/" + fileId, null, "nginx"));
+          record("app download `GET /media/o/:id`", download(app.baseUrl() + "/media/o/" + fileId,
+              "Authorization: Bearer " + app.adminToken, "download"));
+          sync();
+          record("dd write, no fsync (page cache)", ddWrite(source, false));
+          output(app, worker, source, fileId);
+          Files.deleteIfExists(Path.of(stored));
+          sync();
+        }
+        phase = "idle";
+        Thread.sleep(600); // a last jstat sample
+        gcDuring(Files.readAllLines(gcLog).subList(gcLinesBefore, Files.readAllLines(gcLog).size()));
+        heapInfoAfter = BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.heap_info");
+        afterUsedKb = heap(heapInfoAfter)[1];
+        BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.run");
+        afterGcUsedKb = heap(BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.heap_info"))[1];
+        if (!app.process.isAlive()) {
+          throw new IllegalStateException("the app died while streaming; see " + app.logFile);
+        }
+      } finally {
+        if (jstat != null) {
+          jstat.destroy();
+        }
+        if (nginx != null) {
+          nginx.destroy();
+          nginx.waitFor();
+        }
+        if (worker != null) {
+          worker.web.close();
+        }
+      }
+    } finally {
+      Files.deleteIfExists(source);
+      BenchSupport.deleteTree(nginxDir);
+    }
+  }
+
+  private void record(String way, double mbPerSecond) {
+    speeds.computeIfAbsent(way, k -> new ArrayList<>()).add(mbPerSecond);
+    BenchSupport.log("%-40s %,8.0f MB/s", way, mbPerSecond);
+  }
+
+  /** 1 GiB of pseudo-random bytes (a 4 MiB random block, each copy with its first bytes changed). */
+  private static void writeSource(Path source) throws IOException, InterruptedException {
+    byte[] block = new byte[4 << 20];
+    SplittableRandom random = new SplittableRandom(42);
+    for (int i = 0; i < block.length; i += 8) {
+      long v = random.nextLong();
+      for (int j = 0; j < 8; j++) {
+        block[i + j] = (byte) (v >>> (8 * j));
+      }
+    }
+    try (OutputStream out = Files.newOutputStream(source)) {
+      for (int i = 0; i < GIB / block.length; i++) {
+        block[0] = (byte) i;
+        block[1] = (byte) (i >> 8);
+        out.write(block);
+      }
+    }
+    sync();
+  }
+
+  static void sync() throws IOException, InterruptedException {
+    BenchSupport.must(Duration.ofSeconds(120), "sync");
+  }
+
+  // ------------------------------------------------------------------------------------ the ways
+
+  private double ddWrite(Path source, boolean fdatasync) throws Exception {
+    phase = "dd";
+    Path target = work.resolve("dd-1gib.bin");
+    try {
+      List<String> cmd = new ArrayList<>(List.of("dd", "if=" + source, "of=" + target, "bs=1M"));
+      if (fdatasync) {
+        cmd.add("conv=fdatasync");
+      }
+      BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(180), cmd.toArray(String[]::new));
+      if (o.exit() != 0) {
+        throw new IllegalStateException("dd failed: " + o.all());
+      }
+      Matcher m = Pattern.compile("copied, ([0-9.]+) s").matcher(o.stderr());
+      if (!m.find()) {
+        throw new IllegalStateException("dd printed no time: " + o.stderr());
+      }
+      return GIB / Double.parseDouble(m.group(1)) / 1e6;
+    } finally {
+      Files.deleteIfExists(target);
+    }
+  }
+
+  /** curl -w: status, seconds, bytes. */
+  private static double[] curl(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("curl", "-sS", "--max-time", "300", "-w", "%{http_code} %{time_total}"));
+    cmd.addAll(List.of(args));
+    BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(320), cmd.toArray(String[]::new));
+    String[] f = o.stdout().strip().split("\\s+");
+    if (o.exit() != 0 || f.length < 2) {
+      throw new IllegalStateException("curl failed: " + o.all());
+    }
+    return new double[] {Double.parseDouble(f[f.length - 2]), Double.parseDouble(f[f.length - 1])};
+  }
+
+  /** POST /api/v1/files, the raw body streamed by curl -T; also the same followed by fsync of the stored file. */
+  private String upload(AppProcess app, Path source) throws Exception {
+    phase = "upload";
+    Path answer = work.resolve("upload-answer.json");
+    double[] r = curl("-X", "POST", "-T", source.toString(), "-o", answer.toString(),
+        "-H", "Authorization: Bearer " + app.adminToken, "-H", "X-File-Name: big.bin",
+        "-H", "Content-Type: application/octet-stream", app.baseUrl() + "/api/v1/files");
+    if (r[0] != 201) {
+      throw new IllegalStateException("upload answered " + (int) r[0] + ": " + Files.readString(answer));
+    }
+    String id = new JsonObject(Files.readString(answer)).getJsonObject("data").getString("id");
+    long t0 = System.nanoTime();
+    BenchSupport.must(Duration.ofSeconds(120), "sync", app.dataDir.resolve("media/originals").resolve(id).toString());
+    double fsync = (System.nanoTime() - t0) / 1e9;
+    record("app upload `POST /api/v1/files`", GIB / r[1] / 1e6);
+    record("app upload, then fsync of the stored file", GIB / (r[1] + fsync) / 1e6);
+    phase = "idle";
+    return id;
+  }
+
+  /** A job for the file, claimed by the worker; PUT .../output with 1 GiB; then released (its output is deleted). */
+  private void output(AppProcess app, JobCycleBench.HttpWorker worker, Path source, String fileId) throws Exception {
+    try (Connection c = app.jdbc(); PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO pipeline_jobs (id, file_id, kind) VALUES (?::uuid, ?::uuid, ?)")) {
+      ps.setString(1, UUID.randomUUID().toString());
+      ps.setString(2, fileId);
+      ps.setString(3, KIND);
+      ps.executeUpdate();
+    }
+    HttpResponse<Buffer> claimed = null;
+    for (int i = 0; i < 50; i++) { // the LISTEN notice may take a moment
+      claimed = worker.next().await();
+      if (claimed.statusCode() == 200) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    if (claimed == null || claimed.statusCode() != 200) {
+      throw new IllegalStateException("could not claim the stream job: " + (claimed == null ? "" : claimed.statusCode()));
+    }
+    JsonObject job = claimed.bodyAsJsonObject().getJsonObject("job");
+    String jobId = job.getString("id");
+    String claim = job.getString("claimToken");
+    phase = "output";
+    Path answer = work.resolve("output-answer.json");
+    double[] r = curl("-X", "PUT", "-T", source.toString(), "-o", answer.toString(),
+        "-H", "X-Worker-Token: " + worker.token, "-H", "X-Claim-Token: " + claim,
+        "-H", "Content-Type: video/mp4", "-H", "X-Output-Ext: mp4",
+        app.baseUrl() + "/api/v1/pipeline/jobs/" + jobId + "/output");
+    phase = "idle";
+    if (r[0] != 200) {
+      throw new IllegalStateException("output answered " + (int) r[0] + ": " + Files.readString(answer));
+    }
+    record("worker output `PUT .../jobs/:id/output`", GIB / r[1] / 1e6);
+    HttpResponse<Buffer> released = worker.web.post("/api/v1/pipeline/jobs/" + jobId + "/release")
+        .putHeader("X-Worker-Token", worker.token).putHeader("X-Claim-Token", claim).send().await();
+    if (released.statusCode() != 200) {
+      throw new IllegalStateException("release answered " + released.statusCode() + " " + released.bodyAsString());
+    }
+    worker.calls += 1;
+    try (Connection c = app.jdbc(); PreparedStatement ps = c.prepareStatement(
+        "UPDATE pipeline_jobs SET status = 'cancelled' WHERE id = ?::uuid")) {
+      ps.setString(1, jobId);
+      ps.executeUpdate();
+    }
+  }
+
+  private double download(String url, String header, String phaseName) throws Exception {
+    phase = phaseName;
+    List<String> args = new ArrayList<>(List.of("-o", "/dev/null"));
+    if (header != null) {
+      args.addAll(List.of("-H", header));
+    }
+    args.add(url);
+    double[] r = curl(args.toArray(String[]::new));
+    phase = "idle";
+    if (r[0] != 200) {
+      throw new IllegalStateException(url + " answered " + (int) r[0]);
+    }
+    return GIB / r[1] / 1e6;
+  }
+
+  // ------------------------------------------------------------------------------------ nginx and the heap
+
+  /** nginx (Debian's) on a free port, one worker, sendfile, serving the app's media folder. */
+  private Process startNginx(Path dir, Path root) throws Exception {
+    int port = BenchSupport.freePort();
+    Files.createDirectories(dir.resolve("tmp"));
+    Files.writeString(dir.resolve("port"), Integer.toString(port));
+    Path conf = Files.writeString(dir.resolve("nginx.conf"), String.format(Locale.ROOT, """
+        daemon off;
+        worker_processes 1;
+        user root;
+        pid %1$s/nginx.pid;
+        error_log %1$s/error.log warn;
+        events { worker_connections 64; }
+        http {
+          access_log off;
+          sendfile on;
+          tcp_nopush on;
+          default_type application/octet-stream;
+          client_body_temp_path %1$s/tmp/body;
+          proxy_temp_path %1$s/tmp/proxy;
+          fastcgi_temp_path %1$s/tmp/fastcgi;
+          uwsgi_temp_path %1$s/tmp/uwsgi;
+          scgi_temp_path %1$s/tmp/scgi;
+          server {
+            listen 127.0.0.1:%2$d;
+            root %3$s;
+          }
+        }
+        """, dir, port, root));
+    nginxVersion = BenchSupport.firstLine("nginx", "-v");
+    Process p = new ProcessBuilder("nginx", "-e", dir.resolve("error.log").toString(), "-p", dir.toString(), "-c",
+        conf.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+    for (int i = 0; i < 50; i++) {
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        return p;
+      } catch (IOException e) {
+        if (!p.isAlive()) {
+          throw new IllegalStateException("nginx did not start: " + Files.readString(dir.resolve("stdout.log")));
+        }
+        Thread.sleep(100);
+      }
+    }
+    throw new IllegalStateException("nginx did not listen on " + port);
+  }
+
+  /** The collections during the transfers (-Xlog:gc lines "... 62M->14M(128M) 2.3ms"): count, largest heap left after one. */
+  private void gcDuring(List<String> lines) {
+    Pattern p = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
+    for (String line : lines) {
+      Matcher m = p.matcher(line);
+      if (m.find()) {
+        collections++;
+        maxAfterGcMb = Math.max(maxAfterGcMb, Long.parseLong(m.group(2)));
+        maxBeforeGcMb = Math.max(maxBeforeGcMb, Long.parseLong(m.group(1)));
+        if (line.contains("Full")) {
+          fullCollections++;
+        }
+      }
+    }
+  }
+
+  /** "garbage-first heap total 131072K, used 12345K" → {total, used} in KB. */
+  static long[] heap(String heapInfo) {
+    Matcher m = Pattern.compile("total (\\d+)K, used (\\d+)K").matcher(heapInfo);
+    if (!m.find()) {
+      throw new IllegalStateException("unexpected GC.heap_info: " + heapInfo);
+    }
+    return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+  }
+
+  /** jstat -gc every 100 ms; the largest used heap (survivors + eden + old) is kept per phase. */
+  private Process sampleHeap(long pid) throws IOException {
+    Process p = new ProcessBuilder("jstat", "-gc", Long.toString(pid), "100").redirectErrorStream(true).start();
+    Thread t = new Thread(() -> {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+        String[] header = null;
+        String line;
+        while ((line = in.readLine()) != null) {
+          String[] f = line.strip().split("\\s+");
+          if (f.length > 0 && f[0].equals("S0C")) {
+            header = f;
+            continue;
+          }
+          if (header == null || f.length != header.length) {
+            continue;
+          }
+          double used = 0;
+          for (int i = 0; i < header.length; i++) {
+            if (header[i].matches("S0U|S1U|EU|OU")) {
+              used += Double.parseDouble(f[i]);
+            }
+          }
+          samples++;
+          peakHeapKb.merge(phase, (long) used, Math::max);
+        }
+      } catch (IOException | RuntimeException e) {
+        // jstat stopped
+      }
+    }, "jstat-reader");
+    t.setDaemon(true);
+    t.start();
+    return p;
+  }
+
+  // ------------------------------------------------------------------------------------ the report
+
+  String section(BenchSupport.Machine machine, String command, int reps) {
+    StringBuilder md = new StringBuilder();
+    md.append(SECTION).append("\n\n");
+    md.append(String.format(Locale.ROOT, "Measured %s with `%s`.%n%n", machine.date(), command));
+    md.append(machine.markdown());
+    md.append(String.format(Locale.ROOT, "- Peers: %s (one worker, sendfile on, serving the app's media folder); %s;"
+        + " `dd bs=1M`; every transfer timed by curl (%s)%n%n", nginxVersion, BenchSupport.firstLine("dd", "--version"),
+        curlVersion.replaceAll(" \\(.*", "")));
+    md.append(String.format(Locale.ROOT, "1 GiB (pseudo-random bytes), %d repetitions, interleaved; the app started with"
+        + " `java -Xmx128m -jar shotstash.jar` (a heap of 128 MiB cannot hold a 1 GiB body, so these runs also show the bodies"
+        + " stream). `sync` before each write. Uploads and downloads go over loopback; the file being served is in the page"
+        + " cache for both the app and nginx.%n%n", reps));
+    md.append("| way | MB/s (each repetition) | median MB/s |\n|---|---|---:|\n");
+    speeds.forEach((way, list) -> md.append(String.format(Locale.ROOT, "| %s | %s | **%s** |%n", way,
+        String.join(", ", list.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()), BenchSupport.median(list))));
+    // each ratio within one repetition (its ways ran seconds apart), then the median over the repetitions
+    String upload = "app upload `POST /api/v1/files`";
+    String uploadSync = "app upload, then fsync of the stored file";
+    String output = "worker output `PUT .../jobs/:id/output`";
+    String download = "app download `GET /media/o/:id`";
+    String ddSync = "dd write, conv=fdatasync";
+    String ddCache = "dd write, no fsync (page cache)";
+    String nginx = "nginx download";
+    md.append("\nRatios, each within one repetition (its transfers ran seconds apart), and their median:\n\n");
+    md.append("| ratio | each repetition | median |\n|---|---|---:|\n");
+    double up = ratioRow(md, "upload / dd with fdatasync", upload, ddSync);
+    double upSync = ratioRow(md, "upload then fsync / dd with fdatasync", uploadSync, ddSync);
+    double upCache = ratioRow(md, "upload / dd into the page cache", upload, ddCache);
+    double out = ratioRow(md, "output / dd with fdatasync", output, ddSync);
+    double outCache = ratioRow(md, "output / dd into the page cache", output, ddCache);
+    double down = ratioRow(md, "download / nginx", download, nginx);
+    md.append("\nThe app does not fsync an upload (it writes to a temporary file and renames it into place), so its upload"
+        + " compares most directly with dd into the page cache; dd with `conv=fdatasync` also waits for the disk, as does the"
+        + " row \"upload, then fsync of the stored file\".\n\n");
+    long peak = peakHeapKb.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    long growth = peak - baselineUsedKb;
+    long retained = maxAfterGcMb * 1024 - baselineUsedKb;
+    md.append(String.format(Locale.ROOT, "Heap of the app (`-Xmx128m`, G1; MaxHeapSize %s bytes): **%,d KB** used after a full GC"
+        + " before the transfers (`jcmd GC.heap_info`: %,d KB committed). During the transfers (%.1f GiB moved through the app)"
+        + " `-Xlog:gc` shows %d collections (%d full), the heap at most **%,d MB after a collection** (what stays reachable)"
+        + " and at most %,d MB before one (live data plus the garbage of the buffers streamed since the last one). The largest"
+        + " used heap that `jstat -gc` sampled every 100 ms (%,d samples), by what was running: %s. After the transfers %,d KB"
+        + " used, %,d KB after a full GC.%n%n", heapMax, baselineUsedKb, baselineTotalKb, 3.0 * reps, collections,
+        fullCollections, maxAfterGcMb, maxBeforeGcMb, samples, peaks(), afterUsedKb, afterGcUsedKb));
+    md.append(String.format(Locale.ROOT, "Goals (at least 0.8× of dd / nginx, medians of the ratios above; heap growth under 64 MB):"
+        + " upload %s against dd with fdatasync (%.2f×; %.2f× with the upload's own fsync) and %s against dd into the page"
+        + " cache (%.2f×); output %s (%.2f×) and %s (%.2f×); download %s (%.2f× nginx); heap growth %s: %,d KB (%.0f MiB)"
+        + " counting only what stays after a collection, %,d KB (%.0f MiB) counting the largest sample, garbage included.%n",
+        met(up), up, upSync, met(upCache), upCache, met(out), out, met(outCache), outCache, met(down), down,
+        retained < 64 * 1024 && growth < 64 * 1024 ? "**met**" : retained < 64 * 1024 ? "**met** for what is retained" : "**not met**",
+        Math.max(0, retained), Math.max(0, retained) / 1024.0, growth, growth / 1024.0));
+    return md.toString();
+  }
+
+  private static String met(double ratio) {
+    return ratio >= 0.8 ? "**met**" : "**not met**";
+  }
+
+  /** One row of the ratio table: ours / theirs in each repetition; returns the median. */
+  private double ratioRow(StringBuilder md, String label, String ours, String theirs) {
+    List<Double> a = speeds.getOrDefault(ours, List.of());
+    List<Double> b = speeds.getOrDefault(theirs, List.of());
+    List<Double> ratios = new ArrayList<>();
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      ratios.add(a.get(i) / b.get(i));
+    }
+    double median = BenchSupport.medianOf(ratios);
+    md.append(String.format(Locale.ROOT, "| %s | %s | **%.2f×** |%n", label,
+        String.join(", ", ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).toList()), median));
+    return median;
+  }
+
+  private String peaks() {
+    StringBuilder b = new StringBuilder();
+    for (String p : List.of("upload", "output", "download", "nginx", "dd", "idle")) {
+      if (peakHeapKb.containsKey(p)) {
+        b.append(b.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %,d KB", p, peakHeapKb.get(p)));
+      }
+    }
+    return b.toString();
+  }
+}
