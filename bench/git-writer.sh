@@ -2,8 +2,8 @@
 # Git-writer commits per second at 1,000 and 20,000 people, beside the raw JGit path-only commit
 # loop on the same repository in the same run. Writes the "## Git writer: commits per second"
 # section of docs/benchmarks.md. Needs PostgreSQL at 127.0.0.1:5432 with trust auth (or
-# SHOTSTASH_TEST_DATABASE_URL). About 3-4 minutes on 2 cores. See bench/README.md.
-# Extra arguments go to the benchmark, e.g. bench/git-writer.sh --sizes=1000 --rounds=1 --out=-
+# SHOTSTASH_TEST_DATABASE_URL). About 4 minutes on an idle 2-core machine. See bench/README.md.
+# Extra arguments go to the benchmark, e.g. bench/git-writer.sh --sizes=1000 --commits=500 --out=-
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -4,13 +4,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.shotstash.app.AppVerticle;
 import io.shotstash.app.Config;
 import io.shotstash.app.Metrics;
+import io.shotstash.cluster.ClusterNode;
 import io.shotstash.db.Database;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The command line: {@code serve} (the default) runs the app; {@code migrate} only prepares the
@@ -18,6 +23,9 @@ import java.util.List;
  * as a stack trace.
  */
 public final class Main {
+  /** How long a stop may take before the process exits anyway (e.g. the whole cluster stopping at once). */
+  private static final int SHUTDOWN_SECONDS = 30;
+
   private Main() {}
 
   public static void main(String[] args) {
@@ -48,7 +56,9 @@ public final class Main {
   private static void usage(int status) {
     System.out.println("""
         Usage: java -jar shotstash.jar [command]
-          serve     run the app (the default)
+          serve [--cluster]
+                    run the app (the default); --cluster joins the other nodes named by
+                    SHOTSTASH_CLUSTER_MEMBERS (docs/operations.md)
           migrate   create the database if missing and apply the migrations, then exit
           worker    run the reference worker (720p proxies with ffmpeg) against SHOTSTASH_URL
           seed-demo [--members N] [--seed S]
@@ -64,17 +74,42 @@ public final class Main {
   }
 
   private static void serve(List<String> options) {
-    if (!options.isEmpty()) {
-      System.err.println("serve takes no options yet: " + options);
-      System.exit(2);
+    boolean clustered = false;
+    for (String option : options) {
+      if (!"--cluster".equals(option)) {
+        System.err.println("serve takes one option, --cluster; got " + option);
+        System.exit(2);
+      }
+      clustered = true;
     }
     Config config = Config.fromEnvironment();
     MeterRegistry registry = Metrics.registry();
-    Vertx vertx = Vertx.builder()
-        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
-        .withMetrics(new MicrometerMetricsFactory(registry))
-        .build();
-    vertx.deployVerticle(new AppVerticle(config)).onFailure(err -> {
+    VertxOptions vertxOptions = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
+    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(registry));
+    if (!clustered) {
+      start(builder.with(vertxOptions).build(), new AppVerticle(config));
+      return;
+    }
+    // ---- serve --cluster: join the others through Hazelcast (conf/cluster.xml + SHOTSTASH_CLUSTER_*)
+    ClusterNode cluster;
+    try {
+      cluster = ClusterNode.configure(config.cluster());
+    } catch (IllegalStateException | UncheckedIOException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    cluster.start(builder.with(cluster.applyTo(vertxOptions)))
+        .onSuccess(vertx -> start(vertx, new AppVerticle(config, cluster)))
+        .onFailure(err -> {
+          System.err.println("Shotstash could not join the cluster: " + err.getMessage());
+          err.printStackTrace(System.err);
+          System.exit(1);
+        });
+  }
+
+  private static void start(Vertx vertx, AppVerticle app) {
+    vertx.deployVerticle(app).onFailure(err -> {
       Throwable root = err;
       while (root.getCause() != null && !(root instanceof Database.UnavailableException)) {
         root = root.getCause();
@@ -87,6 +122,15 @@ public final class Main {
       }
       vertx.close().onComplete(v -> System.exit(1));
     });
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "shutdown"));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> close(vertx), "shutdown"));
+  }
+
+  /** Stops the node; a cluster node leaves the cluster (which frees the writer lock at once). Bounded. */
+  private static void close(Vertx vertx) {
+    try {
+      vertx.close().await(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      System.err.println("Shotstash did not stop within " + SHUTDOWN_SECONDS + " s; exiting anyway");
+    }
   }
 }

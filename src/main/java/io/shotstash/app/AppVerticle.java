@@ -1,6 +1,11 @@
 package io.shotstash.app;
 
 import io.shotstash.auth.Tokens;
+import io.shotstash.cluster.ClusterNode;
+import io.shotstash.cluster.FirstStartLock;
+import io.shotstash.cluster.WriterElectionVerticle;
+import io.shotstash.cluster.WriterRecord;
+import io.shotstash.cluster.WriterWatch;
 import io.shotstash.community.PeopleWrites;
 import io.shotstash.community.ProjectWrites;
 import io.shotstash.db.Database;
@@ -33,9 +38,11 @@ import io.shotstash.publicdata.write.GitWriterVerticle;
 import io.shotstash.publicdata.write.PublicDataClient;
 import io.shotstash.publicdata.write.WriteHandler;
 import io.shotstash.ratelimit.LocalRateLimiter;
+import io.shotstash.ratelimit.RateLimiter;
 import io.shotstash.worker.EventBusWorkerClient;
 import io.shotstash.worker.WorkerLoop;
 import io.shotstash.worker.WorkerSettings;
+import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -53,6 +60,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,17 +73,25 @@ public final class AppVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(AppVerticle.class);
 
   private final Config config;
+  /** The cluster this node joined ({@code serve --cluster}), or null for a single node. */
+  private final ClusterNode cluster;
   private final String nodeId = UUID.randomUUID().toString();
   private final AtomicBoolean migrated = new AtomicBoolean();
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final List<HttpVerticle> httpVerticles = new ArrayList<>();
-  private final LocalRateLimiter limiter = new LocalRateLimiter();
+  private final LocalRateLimiter localLimiter = new LocalRateLimiter();
   private PublicStateHolder holder;
   private Pool pool;
   private String setupToken;
 
   public AppVerticle(Config config) {
+    this(config, null);
+  }
+
+  /** A node of a cluster: limits count cluster-wide and the git writer runs where the writer lock is held. */
+  public AppVerticle(Config config, ClusterNode cluster) {
     this.config = config;
+    this.cluster = cluster;
   }
 
   @Override
@@ -87,7 +103,7 @@ public final class AppVerticle extends VerticleBase {
       Files.createDirectories(config.dataDir());
       Files.createDirectories(config.dataDir().resolve("media"));
       return null;
-    }).compose(v -> vertx.executeBlocking(() -> openDataRepository()))
+    }).compose(v -> vertx.executeBlocking(() -> FirstStartLock.around(config.dataDir(), this::openDataRepository)))
         .compose(repository -> vertx.executeBlocking(() -> new PublicStateLoader(repository, codec).loadHead())
             .compose(state -> deployAll(repository, codec, state)))
         .onSuccess(v -> announce());
@@ -119,16 +135,18 @@ public final class AppVerticle extends VerticleBase {
         throw new IllegalStateException("two write rules for " + h.action());
       }
     }
-    return vertx.executeBlocking(this::jwtSecret).compose(secret -> {
+    return vertx.executeBlocking(() -> FirstStartLock.around(config.dataDir(), this::jwtSecret)).compose(secret -> {
       Sessions sessions = new Sessions(vertx, pool, holder, secret, config.sessionDays());
       LocalStorage storage = localStorage();
+      // ---- cluster (serve --cluster): limits counted on every node together
+      RateLimiter limiter = cluster == null ? localLimiter : cluster.rateLimiter(vertx);
       HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
           setupToken, migrated::get, storage);
-      vertx.setPeriodic(60_000, id -> limiter.prune());
+      vertx.setPeriodic(60_000, id -> localLimiter.prune());
       Config.Pipeline pipeline = config.pipeline();
       QueueSignal signal = new QueueSignal();
       return vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId))
-          .compose(id -> vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec,
+          .compose(id -> deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
               new Attribution(config.noreplyDomain()), handlers, nodeId, storage)))
           .compose(id -> vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)))
           .compose(id -> vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
@@ -144,6 +162,24 @@ public final class AppVerticle extends VerticleBase {
           .compose(id -> deployInProcessWorkers(storage))
           .compose(id -> deployHttp(services));
     });
+  }
+
+  // ---- cluster (serve --cluster): where the git writer runs
+
+  /**
+   * A single node runs the git writer itself. In a cluster every node deploys a
+   * {@link WriterElectionVerticle}, and the one holding the cluster-wide writer lock runs the writer.
+   */
+  private Future<?> deployWriter(Supplier<Deployable> writer) {
+    if (cluster == null) {
+      String name = "localhost:" + config.httpPort();
+      WriterRecord.nameThisNode(vertx, name);
+      return vertx.deployVerticle(writer.get()).compose(id -> WriterRecord.standalone(vertx, name, nodeId));
+    }
+    String name = cluster.nodeName(config.httpPort());
+    WriterRecord.nameThisNode(vertx, name);
+    WriterWatch.start(vertx, cluster.hazelcast());
+    return vertx.deployVerticle(new WriterElectionVerticle(cluster.hazelcast(), name, writer));
   }
 
   /**

@@ -37,7 +37,25 @@ public record Config(
     Pipeline pipeline,
     GitHub github,
     int inProcessWorkers,
-    Moderation moderation) {
+    Moderation moderation,
+    Cluster cluster) {
+
+  /**
+   * Where this node meets the others when started with {@code serve --cluster} (ignored otherwise):
+   * the address Hazelcast and the event bus bind to, Hazelcast's port, the TCP-IP members to join
+   * ({@code host:port}), the event bus port (0 = any free one) and an optional Hazelcast XML file
+   * replacing the {@code conf/cluster.xml} shipped in the jar.
+   */
+  public record Cluster(String host, int port, List<String> members, int busPort, Path configFile) {
+    public Cluster {
+      members = List.copyOf(members);
+    }
+
+    /** How this node is named in {@code /api/v1/status}: its cluster address and its HTTP port. */
+    public String nodeName(int httpPort) {
+      return host + ":" + httpPort;
+    }
+  }
 
   /** Moderation settings (MODERATION.md). */
   public record Moderation(int purgeSweepSeconds, String dataRepoWebUrl, String bounceSecret) {}
@@ -148,6 +166,10 @@ public record Config(
     return map;
   }
 
+  /** An IPv4 address, a bracket-less IPv6 address or a DNS name. */
+  private static final java.util.regex.Pattern HOST =
+      java.util.regex.Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|[0-9A-Fa-f:]{2,39}");
+
   /** Reads each setting, collecting problems instead of stopping at the first. */
   private static final class Reader {
     private final Map<String, String> values;
@@ -214,12 +236,45 @@ public record Config(
       Moderation moderation = new Moderation(purgeSweep, webUrl == null ? null : webUrl.replaceAll("/+$", ""), bounceSecret);
       Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep);
       int inProcessWorkers = integer("SHOTSTASH_IN_PROCESS_WORKERS", 0, 16);
+      Cluster cluster = cluster();
       if (!problems.isEmpty()) {
         throw new InvalidConfigException(problems);
       }
       return new Config(db, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
           noreply, sessionDays, repackEvery,
-          maxUploadMb * 1024L * 1024L, pipeline, github, inProcessWorkers, moderation);
+          maxUploadMb * 1024L * 1024L, pipeline, github, inProcessWorkers, moderation, cluster);
+    }
+
+    /** The SHOTSTASH_CLUSTER_* settings (docs/configuration.md → Cluster). */
+    private Cluster cluster() {
+      String host = text("SHOTSTASH_CLUSTER_HOST");
+      if (!host.isEmpty() && !HOST.matcher(host).matches()) {
+        problems.add("SHOTSTASH_CLUSTER_HOST must be an IP address or a host name, got '" + host + "'");
+      }
+      int port = integer("SHOTSTASH_CLUSTER_PORT", 1, 65535);
+      List<String> members = new ArrayList<>();
+      for (String raw : text("SHOTSTASH_CLUSTER_MEMBERS").split(",")) {
+        String member = raw.trim();
+        if (member.isEmpty()) {
+          continue;
+        }
+        int colon = member.lastIndexOf(':');
+        String memberHost = colon < 0 ? member : member.substring(0, colon);
+        String memberPort = colon < 0 ? Integer.toString(port) : member.substring(colon + 1);
+        if (!HOST.matcher(memberHost).matches() || !memberPort.matches("\\d{1,5}")
+            || Integer.parseInt(memberPort) < 1 || Integer.parseInt(memberPort) > 65535) {
+          problems.add("SHOTSTASH_CLUSTER_MEMBERS must list host:port entries separated by commas, got '" + member + "'");
+          continue;
+        }
+        members.add(memberHost + ":" + memberPort);
+      }
+      if (members.isEmpty() && values.get("SHOTSTASH_CLUSTER_MEMBERS") != null
+          && !values.get("SHOTSTASH_CLUSTER_MEMBERS").isBlank()) {
+        problems.add("SHOTSTASH_CLUSTER_MEMBERS must list at least one host:port");
+      }
+      int busPort = integer("SHOTSTASH_CLUSTER_BUS_PORT", 0, 65535);
+      String file = optional("SHOTSTASH_CLUSTER_CONFIG");
+      return new Cluster(host, port, members, busPort, file == null ? null : Path.of(file));
     }
 
     private String text(String key) {

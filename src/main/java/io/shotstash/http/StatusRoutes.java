@@ -1,6 +1,7 @@
 package io.shotstash.http;
 
 import io.shotstash.bus.Addresses;
+import io.shotstash.cluster.WriterRecord;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Requests;
 import io.shotstash.pipeline.QueueActions;
@@ -11,7 +12,11 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-/** {@code GET /api/v1/status}: live workers, queued jobs and jobs per status, for administrators (404 otherwise). */
+/**
+ * {@code GET /api/v1/status}: live workers, queued jobs and jobs per status, for administrators (404
+ * otherwise); also which node answered ({@code node}) and which runs the git writer ({@code writerNode},
+ * null while none does, e.g. during a takeover).
+ */
 final class StatusRoutes {
   private final Vertx vertx;
 
@@ -27,7 +32,10 @@ final class StatusRoutes {
     if (!(Callers.actor(ctx) instanceof io.shotstash.auth.Actor.Member m) || !m.atLeast(AccountLevel.ADMINISTRATOR)) {
       throw ApiError.notFound().toException();
     }
+    Future<JsonObject> writer = WriterRecord.lookup(vertx).otherwiseEmpty();
     return Requests.ask(vertx, Addresses.PIPELINE_QUEUE, QueueActions.STATUS, new JsonObject())
-        .compose(status -> Envelope.ok(ctx, 200, status));
+        .compose(status -> writer.compose(w -> Envelope.ok(ctx, 200, status
+            .put("node", WriterRecord.thisNode(vertx))
+            .put("writerNode", w == null ? null : w.getString("node")))));
   }
 }

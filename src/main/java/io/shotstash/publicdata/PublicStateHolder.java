@@ -21,4 +21,9 @@ public final class PublicStateHolder {
   public void set(PublicState next) {
     state.set(next);
   }
+
+  /** Replaces the snapshot only if it is still {@code expected} (a catch-up must not undo a newer change). */
+  public boolean compareAndSet(PublicState expected, PublicState next) {
+    return state.compareAndSet(expected, next);
+  }
 }

@@ -17,16 +17,24 @@ import org.slf4j.LoggerFactory;
  * Keeps this node's {@link PublicStateHolder} in step with the git writer. Each
  * {@code publicdata.changed} event names its parent: when the replica is at that parent it applies
  * the event's changes; when it is not (it missed an event, or just joined) it catches up from the
- * repository, reading only the paths that changed. The writer's own node is updated by the writer
- * itself, so events from this node are skipped.
+ * repository, reading only the paths that changed; it also catches up once at start and every few
+ * seconds when the repository has moved without an event reaching it. The writer's own node is
+ * updated by the writer itself, so events from this node are skipped.
  */
 public final class ReplicaVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicaVerticle.class);
+  /**
+   * How often the replica also compares itself with the repository (one ref read when in step), so
+   * that a node that missed the last events (cut off from the cluster for a while) converges without
+   * waiting for the next commit.
+   */
+  private static final long SYNC_MS = 5_000;
 
   private final PublicStateHolder holder;
   private final PublicStateLoader loader;
   private final TomlCodec codec;
   private final String nodeId;
+  private boolean syncing;
 
   public ReplicaVerticle(PublicStateHolder holder, PublicStateLoader loader, TomlCodec codec, String nodeId) {
     this.holder = holder;
@@ -35,9 +43,17 @@ public final class ReplicaVerticle extends VerticleBase {
     this.nodeId = nodeId;
   }
 
+  /** Listens, then catches up once: a commit made between loading the state and listening has no event left. */
   @Override
   public Future<?> start() {
-    return vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_CHANGED, this::onChanged).completion();
+    vertx.setPeriodic(SYNC_MS, id -> {
+      if (!syncing) {
+        syncing = true;
+        catchUp().onComplete(ar -> syncing = false);
+      }
+    });
+    return vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_CHANGED, this::onChanged).completion()
+        .compose(v -> catchUp());
   }
 
   private void onChanged(Message<JsonObject> message) {
@@ -60,8 +76,12 @@ public final class ReplicaVerticle extends VerticleBase {
   /** Reads what this replica missed from the repository (blocking, off the event loop, in order). */
   public Future<PublicState> catchUp() {
     return vertx.executeBlocking(() -> {
-      PublicState next = loader.catchUp(holder.current());
-      holder.set(next);
+      PublicState state;
+      PublicState next;
+      do { // an event applied meanwhile is newer than what was read: read again from there
+        state = holder.current();
+        next = loader.catchUp(state);
+      } while (!holder.compareAndSet(state, next));
       return next;
     }).onFailure(err -> log.error("the public state replica could not catch up", err));
   }

@@ -64,7 +64,8 @@ public final class SlidingWindow {
     }
   }
 
-  private static Decision decide(Deque<Long> times, int limit, Duration window, long now) {
+  /** The decision for a log of event times (expired ones are dropped first); shared with the cluster store. */
+  static Decision decide(Deque<Long> times, int limit, Duration window, long now) {
     expire(times, window, now);
     if (times.size() < limit) {
       return Decision.ALLOWED;
@@ -78,7 +79,7 @@ public final class SlidingWindow {
     return new Decision(false, seconds);
   }
 
-  private static void expire(Deque<Long> times, Duration window, long now) {
+  static void expire(Deque<Long> times, Duration window, long now) {
     long cutoff = now - window.toMillis();
     while (!times.isEmpty() && times.peekFirst() <= cutoff) {
       times.pollFirst();

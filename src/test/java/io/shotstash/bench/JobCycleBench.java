@@ -74,7 +74,7 @@ final class JobCycleBench {
     }
   }
 
-  record Pgbench(double tps, int queued, String line, Map<String, Double> cpu) {}
+  record Pgbench(double tps, int queued, String line, Map<String, Double> cpu, double claimMs, String claimPlan) {}
 
   record Graphile(double rate, int jobs, double seconds, int maxPoolSize, String version, Map<String, Double> cpu) {}
 
@@ -115,7 +115,7 @@ final class JobCycleBench {
         HttpResult http = new HttpResult(0, 0, Double.NaN, 0, none);
         Result bus = new Result(0, Double.NaN, none);
         Graphile graphile = new Graphile(Double.NaN, 0, Double.NaN, 0, "?", none);
-        Pgbench bench = new Pgbench(Double.NaN, 0, "", none);
+        Pgbench bench = new Pgbench(Double.NaN, 0, "", none, Double.NaN, "?");
         if (modes.contains("http")) {
           http = lessDisturbed("HTTP", this::httpOf, HttpResult::cpu, n);
           BenchSupport.log("HTTP: %,d jobs in %.2f s = %,.0f jobs/s (%d rounds); %s", http.jobs(), http.seconds(), http.rate(),
@@ -600,6 +600,7 @@ final class JobCycleBench {
         }
         queued = count(c, "SELECT count(*) FROM pipeline_jobs WHERE status = 'queued'");
       }
+      String[] plan = explainClaim();
       CpuMeter cpu = CpuMeter.start(0);
       BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(180), Map.of(), null, "pgbench", "-n", "-M", "prepared",
           "-h", db.url().host(), "-p", Integer.toString(db.url().port()), "-U", db.url().user(),
@@ -611,7 +612,33 @@ final class JobCycleBench {
         throw new IllegalStateException("pgbench failed (exit " + o.exit() + "):\n" + o.all());
       }
       double tps = Double.parseDouble(tpsLine.replaceAll("^tps = ([0-9.]+).*", "$1"));
-      return new Pgbench(tps, queued, tpsLine, load);
+      return new Pgbench(tps, queued, tpsLine, load, Double.parseDouble(plan[0]), plan[1]);
+    }
+
+    /** EXPLAIN ANALYZE of one claim at this queue depth, rolled back: {execution ms, what the plan does}. */
+    String[] explainClaim() throws SQLException {
+      try (Connection c = Database.connect(db.url()); Statement s = c.createStatement()) {
+        c.setAutoCommit(false);
+        List<String> lines = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE) " + bind(sql("CLAIM"), "ARRAY['" + KIND + "']",
+            "'00000000-0000-4000-8000-000000000000'::uuid", "'\\x00'::bytea"))) {
+          while (rs.next()) {
+            lines.add(rs.getString(1));
+          }
+        }
+        c.rollback();
+        String all = String.join("\n", lines);
+        String ms = all.replaceAll("(?s).*Execution Time: ([0-9.]+) ms.*", "$1");
+        String what;
+        if (all.contains("Sort") && all.contains("Seq Scan on pipeline_jobs")) {
+          what = "reads every queued job (sequential scan), joins each with its file, sorts them all, then locks the first";
+        } else if (all.contains("Sort")) {
+          what = "sorts the queued jobs before taking the first";
+        } else {
+          what = "walks an index in claim order and stops at the first free job";
+        }
+        return new String[] {ms, what};
+      }
     }
 
     @Override
@@ -671,11 +698,27 @@ final class JobCycleBench {
         + " rounds' times, registration excluded). To check that the limit held: %s. The event-bus figure is the same cycle"
         + " without HTTP (in-process workers send the same `pipeline.queue` actions with `Requests.ask`), which has no rate"
         + " limit.%n%n", BUDGET, rows.stream().mapToInt(r -> r.http().maxCallsOfAWorker()).max().orElse(0), probe));
+    md.append(limits(rows));
     md.append(String.format(Locale.ROOT, "A measurement during which other processes used more than %.1f cores was taken again"
         + " once (in the first %d s of the run), and the less disturbed of the two kept: %d were.%n%n", noisy, retryUntilSeconds,
         retries));
     md.append(goals(rows));
     return md.toString();
+  }
+
+  /** What limits the cycle, from this run's own evidence. */
+  String limits(List<Row> rows) {
+    Row last = rows.get(rows.size() - 1);
+    double pgOverGraphile = rows.stream().mapToDouble(r -> r.pgbench().tps() / r.graphile().rate()).max().orElse(Double.NaN);
+    return String.format(Locale.ROOT, "**What limits it.** (1) The claim. With %,d jobs queued, `EXPLAIN ANALYZE` of `CLAIM` took"
+        + " **%.2f ms** on the pgbench database: PostgreSQL %s. The only index for it is on `(kind, created_at, id)`, which"
+        + " gives the order `created_at, id` for one kind, not for `kind = ANY($1)`, so every claim costs time in proportion to"
+        + " the queue (the run's other claims pay the same: the app's database holds the same queue). (2) The statements: a"
+        + " cycle is 11 round trips to PostgreSQL and 5 durable commits (graphile-worker: 2 and 2). pgbench running only those"
+        + " statements, with no app at all, reached at most **%.2f×** graphile-worker's rate in this run, so no app built on"
+        + " these statements can reach graphile-worker's rate: that goal needs fewer statements per job. (3) The app's own"
+        + " CPU per job (bullets above) next to PostgreSQL's decides the ratio to pgbench; with HTTP, 4 requests per job on top.%n%n",
+        last.pgbench().queued(), last.pgbench().claimMs(), last.pgbench().claimPlan(), pgOverGraphile);
   }
 
   /** Milliseconds of CPU of one group per job. */

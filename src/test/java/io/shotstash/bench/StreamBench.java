@@ -72,6 +72,7 @@ final class StreamBench {
     try (AppProcess app = PipelineBench.open(new AppProcess(clientVertx, jar, work, "stream",
         List.of("-Xmx128m", "-Xlog:gc:file=" + work.resolve("gc-stream.log"))))) {
       app.setupAndLogin();
+      appPid = app.pid();
       Path media = app.dataDir.resolve("media");
       JobCycleBench.HttpWorker worker = null;
       Process nginx = null;
@@ -143,6 +144,19 @@ final class StreamBench {
     BenchSupport.log("%-40s %,8.0f MB/s", way, mbPerSecond);
   }
 
+  /** Cores used during each way's transfers (the last repetition's). */
+  final Map<String, String> cpuOf = new LinkedHashMap<>();
+  private CpuMeter meter;
+  private long appPid;
+
+  private void startCpu() {
+    meter = CpuMeter.start(appPid);
+  }
+
+  private void stopCpu(String way) {
+    cpuOf.put(way, CpuMeter.describe(meter.stop()));
+  }
+
   /** 1 GiB of pseudo-random bytes (a 4 MiB random block, each copy with its first bytes changed). */
   private static void writeSource(Path source) throws IOException, InterruptedException {
     byte[] block = new byte[4 << 20];
@@ -177,7 +191,9 @@ final class StreamBench {
       if (fdatasync) {
         cmd.add("conv=fdatasync");
       }
+      startCpu();
       BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(180), cmd.toArray(String[]::new));
+      stopCpu(fdatasync ? "dd write, conv=fdatasync" : "dd write, no fsync (page cache)");
       if (o.exit() != 0) {
         throw new IllegalStateException("dd failed: " + o.all());
       }
@@ -207,9 +223,11 @@ final class StreamBench {
   private String upload(AppProcess app, Path source) throws Exception {
     phase = "upload";
     Path answer = work.resolve("upload-answer.json");
+    startCpu();
     double[] r = curl("-X", "POST", "-T", source.toString(), "-o", answer.toString(),
         "-H", "Authorization: Bearer " + app.adminToken, "-H", "X-File-Name: big.bin",
         "-H", "Content-Type: application/octet-stream", app.baseUrl() + "/api/v1/files");
+    stopCpu("app upload `POST /api/v1/files`");
     if (r[0] != 201) {
       throw new IllegalStateException("upload answered " + (int) r[0] + ": " + Files.readString(answer));
     }
@@ -248,10 +266,12 @@ final class StreamBench {
     String claim = job.getString("claimToken");
     phase = "output";
     Path answer = work.resolve("output-answer.json");
+    startCpu();
     double[] r = curl("-X", "PUT", "-T", source.toString(), "-o", answer.toString(),
         "-H", "X-Worker-Token: " + worker.token, "-H", "X-Claim-Token: " + claim,
         "-H", "Content-Type: video/mp4", "-H", "X-Output-Ext: mp4",
         app.baseUrl() + "/api/v1/pipeline/jobs/" + jobId + "/output");
+    stopCpu("worker output `PUT .../jobs/:id/output`");
     phase = "idle";
     if (r[0] != 200) {
       throw new IllegalStateException("output answered " + (int) r[0] + ": " + Files.readString(answer));
@@ -277,7 +297,9 @@ final class StreamBench {
       args.addAll(List.of("-H", header));
     }
     args.add(url);
+    startCpu();
     double[] r = curl(args.toArray(String[]::new));
+    stopCpu(phaseName.equals("nginx") ? "nginx download" : "app download `GET /media/o/:id`");
     phase = "idle";
     if (r[0] != 200) {
       throw new IllegalStateException(url + " answered " + (int) r[0]);
@@ -415,6 +437,9 @@ final class StreamBench {
     String ddSync = "dd write, conv=fdatasync";
     String ddCache = "dd write, no fsync (page cache)";
     String nginx = "nginx download";
+    md.append("\nCPU during the last repetition of each (`app` is the app process; `tools` is curl or dd, and nginx; the"
+        + " kernel's copying is charged to the process that asked for it):\n\n");
+    cpuOf.forEach((way, cpu) -> md.append("- ").append(way).append(": ").append(cpu).append("\n"));
     md.append("\nRatios, each within one repetition (its transfers ran seconds apart), and their median:\n\n");
     md.append("| ratio | each repetition | median |\n|---|---|---:|\n");
     double up = ratioRow(md, "upload / dd with fdatasync", upload, ddSync);

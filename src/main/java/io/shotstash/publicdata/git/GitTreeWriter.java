@@ -1,5 +1,6 @@
 package io.shotstash.publicdata.git;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,8 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.TreeFormatter;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.CanonicalTreeParser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes commits straight into a (bare) repository, without an index or a working tree.
@@ -48,6 +51,9 @@ public final class GitTreeWriter implements AutoCloseable {
 
     /** How many commits {@link #maybeRepack()} lets accumulate before packing loose objects. */
     public static final int DEFAULT_REPACK_EVERY = 500;
+    /** A branch lock older than this was left by a writer that died mid-update (an update holds it for milliseconds). */
+    static final long STALE_LOCK_MILLIS = 10_000;
+    private static final Logger LOG = LoggerFactory.getLogger(GitTreeWriter.class);
 
     /** Commits with at least this many changes write their objects as one pack file. */
     static final int BULK_CHANGES = 1_000;
@@ -210,6 +216,34 @@ public final class GitTreeWriter implements AutoCloseable {
      * underneath us yields LOCK_FAILURE instead of being overwritten.
      */
     private RefUpdate.Result updateRef(ObjectId from, ObjectId to, boolean force, RevWalk walk,
+            PersonIdent ident, String reflogMessage) throws IOException {
+        RefUpdate.Result result = tryUpdateRef(from, to, force, walk, ident, reflogMessage);
+        if (result == RefUpdate.Result.LOCK_FAILURE && sameId(head(), from) && breakStaleLock()) {
+            result = tryUpdateRef(from, to, force, walk, ident, reflogMessage);
+        }
+        return result;
+    }
+
+    /**
+     * Removes the branch's lock file when a writer that died (kill -9, a crash) while moving the
+     * branch left it behind: the branch is still where we expect it, and the lock is older than
+     * {@link #STALE_LOCK_MILLIS}, far longer than any update holds it. Without this, every later
+     * update would fail with LOCK_FAILURE until someone deleted the file by hand.
+     */
+    private boolean breakStaleLock() {
+        File lock = new File(repo.getDirectory(), refName + ".lock");
+        long modified = lock.lastModified(); // 0 when there is no lock file
+        if (modified == 0 || System.currentTimeMillis() - modified < STALE_LOCK_MILLIS) {
+            return false;
+        }
+        boolean deleted = lock.delete();
+        if (deleted) {
+            LOG.warn("removed {}, left by a writer that stopped while moving the branch", lock);
+        }
+        return deleted;
+    }
+
+    private RefUpdate.Result tryUpdateRef(ObjectId from, ObjectId to, boolean force, RevWalk walk,
             PersonIdent ident, String reflogMessage) throws IOException {
         RefUpdate update = repo.updateRef(refName);
         update.setExpectedOldObjectId(from == null ? ObjectId.zeroId() : from);

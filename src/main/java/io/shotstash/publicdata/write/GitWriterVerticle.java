@@ -75,9 +75,21 @@ public final class GitWriterVerticle extends VerticleBase {
     this.storage = storage;
   }
 
+  /**
+   * Catches this node's state up with the repository first (a writer that takes over from a node
+   * that died may have missed its last commits), then takes commands.
+   */
   @Override
   public Future<?> start() {
-    return vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_WRITE, this::enqueue).completion();
+    return vertx.executeBlocking(() -> {
+      PublicState state;
+      PublicState next;
+      do {
+        state = holder.current();
+        next = loader.catchUp(state);
+      } while (!holder.compareAndSet(state, next));
+      return next;
+    }).compose(state -> vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_WRITE, this::enqueue).completion());
   }
 
   private void enqueue(Message<JsonObject> message) {
@@ -97,9 +109,10 @@ public final class GitWriterVerticle extends VerticleBase {
     }
     busy = true;
     Message<JsonObject> message = queue.poll();
+    long deadline = PublicDataClient.deadline(message.headers());
     Future<JsonObject> outcome;
     try {
-      outcome = run(WriteCommand.fromJson(message.body()));
+      outcome = expired(deadline) ? Future.failedFuture(expiredError()) : run(WriteCommand.fromJson(message.body()), deadline);
     } catch (RuntimeException e) {
       outcome = Future.failedFuture(e);
     }
@@ -114,7 +127,19 @@ public final class GitWriterVerticle extends VerticleBase {
     });
   }
 
-  private Future<JsonObject> run(WriteCommand command) {
+  /**
+   * Whether the sender has stopped waiting (see {@link PublicDataClient}): such a command is refused
+   * rather than committed with nobody told, e.g. when a node that froze wakes up with old commands.
+   */
+  private static boolean expired(long deadline) {
+    return deadline > 0 && System.currentTimeMillis() > deadline;
+  }
+
+  private static Throwable expiredError() {
+    return ApiError.of(503, "write_timeout", "The data writer could not take this write in time; try again").toException();
+  }
+
+  private Future<JsonObject> run(WriteCommand command, long deadline) {
     WriteHandler handler = handlers.get(command.action());
     if (handler == null) {
       return Future.failedFuture(new IllegalArgumentException("no write rule for action " + command.action()));
@@ -124,8 +149,9 @@ public final class GitWriterVerticle extends VerticleBase {
     return pool.getConnection().compose(conn -> conn.begin()
         .compose(tx -> handler.plan(new WriteContext(before, conn, now), command)
             .compose(plan -> plan.privateWork().apply(conn).map(plan))
-            .compose(plan -> commitToGit(before, plan, command, now))
-            .compose(done -> commitPrivate(tx, done))
+            .compose(plan -> expired(deadline) ? Future.<Committed>failedFuture(expiredError())
+                : commitToGit(before, plan, command, now))
+            .compose(done -> commitPrivate(tx, done, before))
             .onFailure(err -> tx.rollback()))
         .eventually(conn::close))
         .map(done -> publish(before, done));
@@ -157,24 +183,38 @@ public final class GitWriterVerticle extends VerticleBase {
             return Future.succeededFuture(new Committed(plan, null, List.of()));
           }
           // Someone else moved the branch (a writer that still believes it holds the lock, or a
-          // hand-made push). Never commit on top blindly: catch up and let the caller retry.
+          // hand-made push). Never commit on top blindly: catch up and let the caller retry. The
+          // commands already waiting arrived while this writer's view was just as stale (after a
+          // freeze, their senders may have retried elsewhere): they are refused the same way.
           log.warn("the data branch moved under the writer; catching up from the repository");
           return vertx.executeBlocking(() -> loader.catchUp(before))
               .compose(caughtUp -> {
                 holder.set(caughtUp);
-                return Future.failedFuture(ApiError.of(503, "write_conflict",
-                    "The data changed under this write; try again").toException());
+                refuseWaiting();
+                return Future.failedFuture(conflict());
               });
         });
   }
 
-  private Future<Committed> commitPrivate(Transaction tx, Committed done) {
+  private static Throwable conflict() {
+    return ApiError.of(503, "write_conflict", "The data changed under this write; try again").toException();
+  }
+
+  /** Refuses every command still waiting (retryable). Runs on this verticle's context, like {@link #drain()}. */
+  private void refuseWaiting() {
+    Message<JsonObject> waiting;
+    while ((waiting = queue.poll()) != null) {
+      fail(waiting, conflict());
+    }
+  }
+
+  private Future<Committed> commitPrivate(Transaction tx, Committed done, PublicState before) {
     return tx.commit().map(done).recover(err -> {
       if (done.commit() == null) {
         return Future.failedFuture(err);
       }
       // The private half failed after the public commit: move the branch back so neither happened.
-      ObjectId parent = parentOf(done);
+      ObjectId parent = parentOf(before);
       return vertx.executeBlocking(() -> git.moveBranch(done.commit(), parent))
           .compose(moved -> {
             if (!moved) {
@@ -185,9 +225,9 @@ public final class GitWriterVerticle extends VerticleBase {
     });
   }
 
-  private ObjectId parentOf(Committed done) {
-    String parent = holder.current().commit();
-    return parent == null ? ObjectId.zeroId() : ObjectId.fromString(parent);
+  /** The commit the branch moved from (the state the command was checked against, not whatever the holder has now). */
+  private static ObjectId parentOf(PublicState before) {
+    return before.commit() == null ? ObjectId.zeroId() : ObjectId.fromString(before.commit());
   }
 
   private JsonObject publish(PublicState before, Committed done) {
