@@ -342,6 +342,7 @@ final class StreamBench {
         conf.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
     for (int i = 0; i < 50; i++) {
       try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        s.shutdownOutput(); // connected: nginx listens
         return p;
       } catch (IOException e) {
         if (!p.isAlive()) {
