@@ -33,22 +33,11 @@ if [[ ! -f bench/node/node_modules/graphile-worker/package.json ]]; then
   (cd bench/node && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-# --- build the app's jar and the benchmark in a private copy of the tree, so that other builds in
-#     this tree (which rewrite target/) cannot change what is measured halfway
-echo "building a private copy in $work/src"
-mkdir "$work/src"
-tar --exclude=./target --exclude=./.git --exclude=./bench/node/node_modules --exclude=./data -cf - . \
-  | tar -xf - -C "$work/src"
-(cd "$work/src" \
-  && mvn -B -ntp -q -DskipTests package \
-  && mvn -B -ntp -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath.txt")
-classpath="$work/src/target/test-classes:$work/src/target/classes:$(cat "$work/classpath.txt")"
-
-java_version="$(java -version 2>&1 | head -n 3 | paste -sd ';' - | sed 's/;/; /g')"
-commit="$(git describe --always --dirty 2>/dev/null || echo '?')"
+# --- the jar and the benchmark, built in a private copy of the tree
+source bench/private-build.sh
 
 # Bounded: the benchmark stops itself well before this; the limit only guards against a hang.
 timeout --kill-after=20 540 java -Xmx1g -Djava.io.tmpdir="$work/tmp" -Dbench.javaVersion="$java_version" \
   -Dbench.commit="$commit" -cp "$classpath" io.shotstash.bench.PipelineBench \
-  --jar="$work/src/target/shotstash.jar" --node="$root/bench/node" --work="$work/run" \
+  --jar="$jar" --node="$root/bench/node" --work="$work/run" \
   --out="$root/docs/benchmarks.md" --command="$command" "$@"

@@ -60,6 +60,35 @@ final class BenchSupport {
     return "127.1." + (n / 250) + "." + (1 + n % 250);
   }
 
+  /** What {@link #closeAll()} closes, newest first: apps and databases a benchmark started. */
+  private static final List<AutoCloseable> OPEN = new ArrayList<>();
+
+  /** Remembers {@code thing} for {@link #closeAll()} (at the end, or from a shutdown hook if the run is cut short). */
+  static <T extends AutoCloseable> T open(T thing) {
+    synchronized (OPEN) {
+      OPEN.add(thing);
+    }
+    return thing;
+  }
+
+  /** Closes what {@link #open} remembered, newest first, then ends whatever else this JVM started. */
+  static void closeAll() {
+    List<AutoCloseable> all;
+    synchronized (OPEN) {
+      all = new ArrayList<>(OPEN);
+      OPEN.clear();
+    }
+    for (int i = all.size() - 1; i >= 0; i--) {
+      try {
+        all.get(i).close();
+      } catch (Exception e) {
+        log("closing %s: %s", all.get(i).getClass().getSimpleName(), e.getMessage());
+      }
+    }
+    // whatever else this JVM started (nginx, jstat, node, pgbench, the app) if the run was cut short
+    ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
+  }
+
   static void log(String format, Object... args) {
     System.out.printf(Locale.ROOT, "[%6.1fs] %s%n", (System.nanoTime() - PipelineBench.STARTED) / 1e9,
         String.format(Locale.ROOT, format, args));

@@ -53,8 +53,6 @@ public final class PipelineBench {
     return d;
   }
 
-  /** What the shutdown hook closes if the run is stopped (timeout, Ctrl-C): apps, databases. */
-  private static final List<AutoCloseable> OPEN = new ArrayList<>();
 
   private PipelineBench() {}
 
@@ -69,7 +67,7 @@ public final class PipelineBench {
     String command = o.get("command");
     double quiet = Double.parseDouble(o.get("quiet"));
     int quietWait = Integer.parseInt(o.get("quietWait"));
-    Runtime.getRuntime().addShutdownHook(new Thread(PipelineBench::closeAll, "bench-cleanup"));
+    Runtime.getRuntime().addShutdownHook(new Thread(BenchSupport::closeAll, "bench-cleanup"));
 
     BenchSupport.Machine machine = BenchSupport.Machine.probe(work);
     BenchSupport.log("%s", machine.markdown().replace("\n", " "));
@@ -77,9 +75,9 @@ public final class PipelineBench {
     try {
       if (parts.contains("cycle") || parts.contains("idle")) {
         List<String> appJvm = o.get("appJvm").isBlank() ? List.of() : Arrays.asList(o.get("appJvm").strip().split("\\s+"));
-        AppProcess app = open(new AppProcess(clientVertx, jar, work, "queue", appJvm));
+        AppProcess app = BenchSupport.open(new AppProcess(clientVertx, jar, work, "queue", appJvm));
         app.setupAndLogin();
-        TestApp inProcess = open(TestApp.start(Map.of("SHOTSTASH_DB_POOL_SIZE", "8", "SHOTSTASH_HTTP_INSTANCES", "0")));
+        TestApp inProcess = BenchSupport.open(TestApp.start(Map.of("SHOTSTASH_DB_POOL_SIZE", "8", "SHOTSTASH_HTTP_INSTANCES", "0")));
         int jobs = Integer.parseInt(o.get("jobs"));
         JobCycleBench cycle = new JobCycleBench(clientVertx, app, inProcess, work, node, jobs,
             Double.parseDouble(o.get("noisy")), Integer.parseInt(o.get("retryUntil")));
@@ -96,7 +94,7 @@ public final class PipelineBench {
               Integer.parseInt(o.get("busSeconds")), Integer.parseInt(o.get("busInFlight")));
           write(out, IdlePollBench.SECTION, IdlePollBench.section(machine, command, r));
         }
-        closeAll();
+        BenchSupport.closeAll();
       }
       if (parts.contains("stream")) {
         int reps = Integer.parseInt(o.get("streamReps"));
@@ -106,35 +104,11 @@ public final class PipelineBench {
         write(out, StreamBench.SECTION, stream.section(machine, command, reps));
       }
     } finally {
-      closeAll();
+      BenchSupport.closeAll();
       clientVertx.close();
     }
     BenchSupport.log("done");
     System.exit(0); // Vert.x leaves non-daemon threads behind
-  }
-
-  static <T extends AutoCloseable> T open(T thing) {
-    synchronized (OPEN) {
-      OPEN.add(thing);
-    }
-    return thing;
-  }
-
-  private static void closeAll() {
-    List<AutoCloseable> all;
-    synchronized (OPEN) {
-      all = new ArrayList<>(OPEN);
-      OPEN.clear();
-    }
-    for (int i = all.size() - 1; i >= 0; i--) {
-      try {
-        all.get(i).close();
-      } catch (Exception e) {
-        BenchSupport.log("closing %s: %s", all.get(i).getClass().getSimpleName(), e.getMessage());
-      }
-    }
-    // whatever else this JVM started (nginx, jstat, node, pgbench) if the run was cut short
-    ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
   }
 
   /**

@@ -69,7 +69,7 @@ final class StreamBench {
     Path source = work.resolve("source-1gib.bin");
     writeSource(source);
     Path nginxDir = Files.createDirectories(work.resolve("nginx"));
-    try (AppProcess app = PipelineBench.open(new AppProcess(clientVertx, jar, work, "stream",
+    try (AppProcess app = BenchSupport.open(new AppProcess(clientVertx, jar, work, "stream",
         List.of("-Xmx128m", "-Xlog:gc:file=" + work.resolve("gc-stream.log"))))) {
       app.setupAndLogin();
       appPid = app.pid();

@@ -1,0 +1,15 @@
+# Sourced by the benchmark scripts (run from the repository's top folder, with $work set):
+# builds the app's jar and the benchmark in a private copy of the tree, so that other builds in this
+# tree (which rewrite target/) cannot change what is measured halfway. Sets $classpath (the
+# benchmark's), $jar (the app's fat jar), $java_version and $commit.
+echo "building a private copy in $work/src"
+mkdir "$work/src"
+tar --exclude=./target --exclude=./.git --exclude=./bench/node/node_modules --exclude=./data -cf - . \
+  | tar -xf - -C "$work/src"
+(cd "$work/src" \
+  && mvn -B -ntp -q -DskipTests package \
+  && mvn -B -ntp -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath.txt")
+classpath="$work/src/target/test-classes:$work/src/target/classes:$(cat "$work/classpath.txt")"
+jar="$work/src/target/shotstash.jar"
+java_version="$(java -version 2>&1 | head -n 3 | paste -sd ';' - | sed 's/;/; /g')"
+commit="$(git describe --always --dirty 2>/dev/null || echo '?')"
