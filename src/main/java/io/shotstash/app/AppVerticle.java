@@ -6,13 +6,9 @@ import io.shotstash.cluster.FirstStartLock;
 import io.shotstash.cluster.WriterElectionVerticle;
 import io.shotstash.cluster.WriterRecord;
 import io.shotstash.cluster.WriterWatch;
-import io.shotstash.community.PeopleWrites;
-import io.shotstash.community.ProjectWrites;
 import io.shotstash.db.Database;
 import io.shotstash.moderation.GitHubProbe;
 import io.shotstash.moderation.ModerationVerticle;
-import io.shotstash.moderation.ModerationWrites;
-import io.shotstash.moderation.PrivateDataWrites;
 import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.shotstash.http.HttpServices;
 import io.shotstash.http.HttpVerticle;
@@ -23,7 +19,6 @@ import io.shotstash.pipeline.LeaseSweeperVerticle;
 import io.shotstash.pipeline.QueueListenerVerticle;
 import io.shotstash.pipeline.QueueSignal;
 import io.shotstash.pipeline.WorkerDirectory;
-import io.shotstash.people.AccountWrites;
 import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
@@ -55,7 +50,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -94,19 +88,35 @@ public final class AppVerticle extends VerticleBase {
     this.cluster = cluster;
   }
 
+  /**
+   * Prepares the database and loads the public state side by side (neither needs the other), then
+   * deploys every verticle on them.
+   */
   @Override
   public Future<?> start() {
     TomlCodec codec = new TomlCodec();
-    return vertx.executeBlocking(() -> {
+    long started = System.nanoTime();
+    Future<Void> database = vertx.executeBlocking(() -> {
       Database.prepare(config.database());
       migrated.set(true);
+      return null;
+    }, false);
+    Future<DataRepository> repository = vertx.executeBlocking(() -> {
       Files.createDirectories(config.dataDir());
       Files.createDirectories(config.dataDir().resolve("media"));
-      return null;
-    }).compose(v -> vertx.executeBlocking(() -> FirstStartLock.around(config.dataDir(), this::openDataRepository)))
-        .compose(repository -> vertx.executeBlocking(() -> new PublicStateLoader(repository, codec).loadHead())
-            .compose(state -> deployAll(repository, codec, state)))
-        .onSuccess(v -> announce());
+      return FirstStartLock.around(config.dataDir(), this::openDataRepository);
+    }, false);
+    Future<PublicState> state = repository.compose(repo -> vertx.executeBlocking(() -> {
+      long t0 = System.nanoTime();
+      PublicState loaded = new PublicStateLoader(repo, codec).loadHead();
+      log.info("Public state loaded: {} records at {} in {} ms", loaded.records(),
+          loaded.commit() == null ? "an empty repository" : loaded.commit().substring(0, 12),
+          (System.nanoTime() - t0) / 1_000_000);
+      return loaded;
+    }, false));
+    return Future.all(database, state)
+        .compose(v -> deployAll(repository.result(), codec, state.result()))
+        .onSuccess(v -> announce((System.nanoTime() - started) / 1_000_000));
   }
 
   private DataRepository openDataRepository() {
@@ -123,18 +133,7 @@ public final class AppVerticle extends VerticleBase {
     PublicStateLoader loader = new PublicStateLoader(repository, codec);
     GitTreeWriter git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery());
     closeables.add(0, git);
-    Map<String, WriteHandler> handlers = new HashMap<>();
-    List<WriteHandler> all = new ArrayList<>(AccountWrites.handlers());
-    all.addAll(PeopleWrites.handlers());
-    all.addAll(ProjectWrites.handlers());
-    all.addAll(ModerationWrites.handlers());
-    all.addAll(PrivateDataWrites.handlers());
-    all.add(io.shotstash.people.GitHubSignup.handler());
-    for (WriteHandler h : all) {
-      if (handlers.put(h.action(), h) != null) {
-        throw new IllegalStateException("two write rules for " + h.action());
-      }
-    }
+    Map<String, WriteHandler> handlers = WriteRules.all();
     return vertx.executeBlocking(() -> FirstStartLock.around(config.dataDir(), this::jwtSecret)).compose(secret -> {
       Sessions sessions = new Sessions(vertx, pool, holder, secret, config.sessionDays());
       LocalStorage storage = localStorage();
@@ -234,9 +233,9 @@ public final class AppVerticle extends VerticleBase {
     return secret;
   }
 
-  private void announce() {
-    log.info("Shotstash is listening on http://localhost:{} (data in {}, database {})", port(),
-        config.dataDir().toAbsolutePath().normalize(), config.database().display());
+  private void announce(long startMillis) {
+    log.info("Shotstash is listening on http://localhost:{} (data in {}, database {}; started in {} ms)", port(),
+        config.dataDir().toAbsolutePath().normalize(), config.database().display(), startMillis);
     if (!holder.current().setupDone()) {
       if (config.setupToken() == null) {
         // Printed once, at start, so the person who started the app can finish setup.

@@ -4,6 +4,9 @@ import io.shotstash.publicdata.git.DataRepository;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -19,20 +22,65 @@ public final class PublicStateLoader {
     this.codec = codec;
   }
 
-  /** The whole state at the branch head. */
+  /**
+   * The whole state at the branch head. This thread walks the tree and reads the blobs; the records
+   * are decoded in batches on the common fork-join pool meanwhile (decoding TOML is most of the
+   * work), and this thread decodes what is left once the walk is done.
+   */
   public PublicState loadHead() {
     ObjectId head = repository.head();
     if (head == null) {
       return PublicState.empty();
     }
-    List<RecordChange> records = new ArrayList<>();
+    List<ForkJoinTask<List<RecordChange>>> batches = new ArrayList<>();
+    List<String> paths = new ArrayList<>(DECODE_BATCH);
+    List<byte[]> contents = new ArrayList<>(DECODE_BATCH);
     repository.readTree(head, (path, bytes) -> {
-      RecordChange c = toChange(path, bytes);
-      if (c != null) {
-        records.add(c);
+      paths.add(path);
+      contents.add(bytes);
+      if (paths.size() == DECODE_BATCH) {
+        batches.add(ForkJoinPool.commonPool().submit(decodeTask(List.copyOf(paths), List.copyOf(contents))));
+        paths.clear();
+        contents.clear();
       }
     });
-    return PublicState.empty().apply(head.name(), records);
+    batches.add(ForkJoinPool.commonPool().submit(decodeTask(List.copyOf(paths), List.copyOf(contents))));
+    // Newest first: a batch no pool thread has taken yet is then on top of the submission queue, and
+    // join() runs it on this thread instead of waiting.
+    List<RecordChange> records = new ArrayList<>();
+    for (int i = batches.size() - 1; i >= 0; i--) {
+      records.addAll(join(batches.get(i)));
+    }
+    return PublicState.of(head.name(), records);
+  }
+
+  /** How many files one decoding task takes. */
+  private static final int DECODE_BATCH = 256;
+
+  private Callable<List<RecordChange>> decodeTask(List<String> paths, List<byte[]> contents) {
+    return () -> {
+      List<RecordChange> out = new ArrayList<>(paths.size());
+      for (int i = 0; i < paths.size(); i++) {
+        RecordChange c = toChange(paths.get(i), contents.get(i));
+        if (c != null) {
+          out.add(c);
+        }
+      }
+      return out;
+    };
+  }
+
+  /** The batch's records; a record that does not decode fails the whole load with its own message. */
+  private static List<RecordChange> join(ForkJoinTask<List<RecordChange>> batch) {
+    try {
+      return batch.join();
+    } catch (RuntimeException e) {
+      Throwable cause = e;
+      while (cause.getCause() != null && !(cause instanceof IllegalStateException)) {
+        cause = cause.getCause();
+      }
+      throw cause instanceof IllegalStateException ise ? ise : e;
+    }
   }
 
   /** {@code state} moved forward to the branch head, reading only the paths that changed. */

@@ -3,6 +3,7 @@ package io.shotstash.publicdata;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
@@ -11,6 +12,8 @@ import io.shotstash.publicdata.records.BlogPost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Records to and from their files: TOML with camelCase keys, no nulls written (TOML has none: an
@@ -27,6 +30,9 @@ public final class TomlCodec {
       .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
       .serializationInclusion(JsonInclude.Include.NON_NULL)
       .build();
+
+  /** One reader per record type, made once: decoding runs on several threads at start (ObjectReader is immutable). */
+  private final Map<Sheet, ObjectReader> readers = new ConcurrentHashMap<>();
 
   /** The file content of a record of {@code sheet}. */
   public byte[] encode(Sheet sheet, Object record) {
@@ -51,7 +57,7 @@ public final class TomlCodec {
       if (sheet.markdown()) {
         return decodeMarkdown(new String(content, StandardCharsets.UTF_8));
       }
-      return mapper.readValue(content, sheet.recordType());
+      return readers.computeIfAbsent(sheet, s -> mapper.readerFor(s.recordType())).readValue(content);
     } catch (IOException e) {
       throw new UncheckedIOException("not a valid " + sheet.sheetName() + " record: " + e.getMessage(), e);
     }
