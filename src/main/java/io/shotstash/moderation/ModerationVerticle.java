@@ -27,6 +27,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -66,17 +67,22 @@ public final class ModerationVerticle extends VerticleBase {
   static final String SESSIONS_OF =
       "SELECT person_id, max(issued_at) AS last_login, count(*) AS sign_ins FROM sessions WHERE person_id = ANY($1) GROUP BY person_id";
   static final String LAST_LOGINS = "SELECT person_id, max(issued_at) FROM sessions GROUP BY person_id";
-  /** q matches the whole email for staff (so ".com" finds a domain), the domain only for agents. */
-  static final String EMAIL_MATCH =
-      "SELECT person_id FROM private_profiles WHERE email LIKE '%' || $1 || '%' ESCAPE '\\'";
-  static final String DOMAIN_MATCH =
-      "SELECT person_id FROM private_profiles WHERE split_part(email, '@', 2) LIKE '%' || $1 || '%' ESCAPE '\\'";
+  /** The roster's email index: every email at its first build, then the people it has not seen. */
+  static final String ALL_EMAILS = "SELECT person_id, email FROM private_profiles WHERE email IS NOT NULL";
+  static final String EMAILS_OF =
+      "SELECT person_id, email FROM private_profiles WHERE person_id = ANY($1) AND email IS NOT NULL";
 
   private final Pool pool;
   private final PublicStateHolder holder;
   private final GitHubProbe probe;
   private final String webUrl;
   private final String branch;
+  /** This verticle's roster index (one event loop reads and replaces it). */
+  private RosterIndex index;
+  /** person id → email, for the people of the index (see {@link #rosterIndex}). */
+  private final Map<UUID, String> emails = new HashMap<>();
+  /** The people whose email (or its absence) is in {@link #emails}. */
+  private final Set<UUID> lookedUp = new HashSet<>();
 
   public ModerationVerticle(Pool pool, PublicStateHolder holder, GitHubProbe probe, String dataRepoWebUrl, String branch) {
     this.pool = pool;
@@ -103,25 +109,17 @@ public final class ModerationVerticle extends VerticleBase {
     RosterQuery query = RosterQuery.fromJson(msg.getJsonObject("query"));
     boolean agent = msg.getBoolean("agent", false);
     PublicState state = holder.current();
-    Future<Set<String>> emailHits = query.q() == null ? Future.succeededFuture(Set.of())
-        : pool.preparedQuery(agent ? DOMAIN_MATCH : EMAIL_MATCH).execute(Tuple.of(likeEscape(query.q().toLowerCase(Locale.ROOT))))
-            .map(rows -> {
-              Set<String> ids = new HashSet<>();
-              rows.forEach(r -> ids.add(r.getUUID(0).toString()));
-              return ids;
-            });
     Future<Map<String, Instant>> lastLogins = !"lastLoginAt".equals(query.sort()) ? Future.succeededFuture(Map.of())
         : pool.query(LAST_LOGINS).execute().map(rows -> {
           Map<String, Instant> m = new HashMap<>();
           rows.forEach(r -> m.put(r.getUUID(0).toString(), r.getOffsetDateTime(1).toInstant()));
           return m;
         });
-    return Future.all(emailHits, lastLogins, Grants.agentsWithActiveGrant(pool)).compose(all -> {
-      Set<String> byEmail = all.resultAt(0);
+    return Future.all(rosterIndex(state), lastLogins, Grants.agentsWithActiveGrant(pool)).compose(all -> {
+      RosterIndex index = all.resultAt(0);
       Map<String, Instant> logins = all.resultAt(1);
       Set<String> activeAgents = slugs(state, all.resultAt(2));
-      List<Person> matching = filter(state, query, byEmail);
-      matching.sort(order(query, logins));
+      List<Person> matching = index.matching(state, query, agent, logins);
       int from = (int) Math.min((long) (query.page() - 1) * query.perPage(), matching.size());
       List<Person> page = matching.subList(from, Math.min(from + query.perPage(), matching.size()));
       return rows(state, page, agent, activeAgents).map(rows -> new JsonObject().put("rows", rows)
@@ -129,60 +127,48 @@ public final class ModerationVerticle extends VerticleBase {
     });
   }
 
-  static String likeEscape(String q) {
-    return q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  /**
+   * The roster index of {@code state}'s people, built again only when they changed, with the emails
+   * of the people it holds. An email is written once, with the profile, in the same write command
+   * (and PostgreSQL transaction) that creates the person, and never changed (docs/moderation-api.md);
+   * so the emails are read once, then only for people this verticle has not looked up yet.
+   */
+  private Future<RosterIndex> rosterIndex(PublicState state) {
+    RosterIndex current = index;
+    if (current != null && current.isFor(state)) {
+      return Future.succeededFuture(current);
+    }
+    List<UUID> unknown = new ArrayList<>();
+    Set<UUID> present = new HashSet<>();
+    for (Person p : state.all(Sheet.PEOPLE, Person.class)) {
+      UUID id = RosterIndex.uuid(p.id());
+      if (id != null) {
+        present.add(id);
+        if (!lookedUp.contains(id)) {
+          unknown.add(id);
+        }
+      }
+    }
+    Future<RowSet<Row>> rows = unknown.isEmpty() ? Future.succeededFuture(null)
+        : lookedUp.isEmpty() ? pool.query(ALL_EMAILS).execute()
+        : pool.preparedQuery(EMAILS_OF).execute(Tuple.of((Object) unknown.toArray(UUID[]::new)));
+    return rows.map(found -> {
+      if (found != null) {
+        found.forEach(r -> emails.put(r.getUUID(0), r.getString(1)));
+      }
+      lookedUp.addAll(unknown);
+      lookedUp.retainAll(present); // purged people
+      emails.keySet().retainAll(present);
+      RosterIndex built = RosterIndex.of(state, emails);
+      index = built;
+      return built;
+    });
   }
 
   private static Set<String> slugs(PublicState state, Set<String> personIds) {
     Set<String> out = new HashSet<>();
     personIds.forEach(id -> state.personById(id).ifPresent(p -> out.add(p.slug())));
     return out;
-  }
-
-  private static List<Person> filter(PublicState state, RosterQuery q, Set<String> emailHits) {
-    String needle = q.q() == null ? null : q.q().toLowerCase(Locale.ROOT);
-    List<Person> out = new ArrayList<>();
-    for (Person p : state.all(Sheet.PEOPLE, Person.class)) {
-      if (p.isAgentAccount() || (!q.includeDeactivated() && p.isDeactivated())) {
-        continue;
-      }
-      if (needle != null && !(p.slug().contains(needle) || p.fullName().toLowerCase(Locale.ROOT).contains(needle)
-          || (p.bio() != null && p.bio().toLowerCase(Locale.ROOT).contains(needle)) || emailHits.contains(p.id()))) {
-        continue;
-      }
-      if (q.origin() != null && q.origin().equals("imported") != (p.legacyId() != null)) {
-        continue;
-      }
-      if (q.joinedAfter() != null && (p.createdAt() == null || p.createdAt().isBefore(q.joinedAfter()))) {
-        continue;
-      }
-      if (q.joinedBefore() != null && (p.createdAt() == null || p.createdAt().isAfter(q.joinedBefore()))) {
-        continue;
-      }
-      if (q.vote() != null && !voteMatches(state, p, q.vote())) {
-        continue;
-      }
-      out.add(p);
-    }
-    return out;
-  }
-
-  private static boolean voteMatches(PublicState state, Person p, String vote) {
-    AccountVotes votes = AccountVotes.of(state, p);
-    return switch (vote) {
-      case "none" -> !votes.humanHasVoted();
-      case "staged" -> !votes.humanHasVoted() && !votes.agentVotes().isEmpty();
-      default -> votes.latestVote().map(e -> vote.equals(e.verdict())).orElse(false);
-    };
-  }
-
-  private static Comparator<Person> order(RosterQuery q, Map<String, Instant> logins) {
-    Comparator<Person> c = switch (q.sort()) {
-      case "fullName" -> Comparator.comparing(p -> p.fullName().toLowerCase(Locale.ROOT));
-      case "lastLoginAt" -> Comparator.comparing(p -> logins.get(p.id()), Comparator.nullsFirst(Comparator.naturalOrder()));
-      default -> Comparator.comparing(Person::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()));
-    };
-    return (q.descending() ? c.reversed() : c).thenComparing(Person::slug);
   }
 
   /** The rows of one page: private facts for those people only, re-probed on GitHub when stale. */
@@ -213,24 +199,24 @@ public final class ModerationVerticle extends VerticleBase {
     });
   }
 
-  /** person id → {email, github, lastSlackSsoAt, emailBounce, lastLoginAt, signInCount}. */
+  /** person id → {email, github, lastSlackSsoAt, emailBounce, lastLoginAt, signInCount}; both queries at once. */
   private Future<Map<String, JsonObject>> privateFacts(UUID[] ids) {
-    return pool.preparedQuery(PRIVATE_OF).execute(Tuple.of((Object) ids)).compose(rows -> {
+    Future<RowSet<Row>> profiles = pool.preparedQuery(PRIVATE_OF).execute(Tuple.of((Object) ids));
+    Future<RowSet<Row>> sessions = pool.preparedQuery(SESSIONS_OF).execute(Tuple.of((Object) ids));
+    return Future.all(profiles, sessions).map(v -> {
       Map<String, JsonObject> out = new HashMap<>();
-      for (Row r : rows) {
+      for (Row r : profiles.result()) {
         out.put(r.getUUID("person_id").toString(), new JsonObject().put("email", r.getString("email"))
             .put("github", json(r.getValue("github"))).put("lastSlackSsoAt", iso(r.getOffsetDateTime("last_slack_sso_at")))
             .put("emailBounce", json(r.getValue("email_bounce"))).put("lastLoginAt", iso(r.getOffsetDateTime("last_login")))
             .put("signInCount", r.getLong("sign_ins")));
       }
       // sign-ins of people with no private profile (agents never sign in; this is for completeness)
-      return pool.preparedQuery(SESSIONS_OF).execute(Tuple.of((Object) ids)).map(sessions -> {
-        for (Row r : sessions) {
-          out.computeIfAbsent(r.getUUID("person_id").toString(), k -> new JsonObject())
-              .put("lastLoginAt", iso(r.getOffsetDateTime("last_login"))).put("signInCount", r.getLong("sign_ins"));
-        }
-        return out;
-      });
+      for (Row r : sessions.result()) {
+        out.computeIfAbsent(r.getUUID("person_id").toString(), k -> new JsonObject())
+            .put("lastLoginAt", iso(r.getOffsetDateTime("last_login"))).put("signInCount", r.getLong("sign_ins"));
+      }
+      return out;
     });
   }
 

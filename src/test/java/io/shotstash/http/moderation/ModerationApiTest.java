@@ -368,6 +368,17 @@ class ModerationApiTest {
   }
 
   @Test
+  void aMemberWhoJoinsAfterTheRosterWasReadIsFoundByEmailAtOnce() {
+    // the roster (and its email index) is built by this read
+    assertThat(slugs(list(h.get("/api/admin/members?q=late-joiner-mail", staff)))).isEmpty();
+    h.createPerson(admin, "r-late", "Late Joiner", "someone@late-joiner-mail.test");
+    assertThat(slugs(list(h.get("/api/admin/members?q=late-joiner-mail", staff)))).containsExactly("r-late");
+    assertThat(slugs(list(h.get("/api/admin/members?q=late-joiner-mail", reader.token())))).containsExactly("r-late");
+    assertThat(slugs(list(h.get("/api/admin/members?q=someone@late", staff)))).containsExactly("r-late");
+    assertThat(slugs(list(h.get("/api/admin/members?q=someone@late", reader.token())))).isEmpty();
+  }
+
+  @Test
   void voteFilters() {
     assertThat(roster(staff, "vote=none")).containsExactly("r-emil", "r-bert", "r-anna");
     assertThat(roster(staff, "vote=staged")).containsExactly("r-bert");
