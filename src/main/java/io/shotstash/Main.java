@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.shotstash.app.AppVerticle;
 import io.shotstash.app.Config;
 import io.shotstash.app.Metrics;
+import io.shotstash.app.Startup;
 import io.shotstash.cluster.ClusterNode;
 import io.shotstash.db.Database;
 import io.vertx.core.Vertx;
@@ -12,6 +13,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.io.UncheckedIOException;
+import org.slf4j.LoggerFactory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -83,11 +85,15 @@ public final class Main {
       clustered = true;
     }
     Config config = Config.fromEnvironment();
+    // logging first, on this thread: the start-up threads log, and SLF4J would otherwise replay (and
+    // say so on stderr) what they logged while it was being set up
+    LoggerFactory.getILoggerFactory();
+    Startup startup = Startup.begin(config); // migrations and the public state, while Vert.x starts
     MeterRegistry registry = Metrics.registry();
     VertxOptions vertxOptions = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
     VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(registry));
     if (!clustered) {
-      start(builder.with(vertxOptions).build(), new AppVerticle(config));
+      start(builder.with(vertxOptions).build(), new AppVerticle(config, null, startup));
       return;
     }
     // ---- serve --cluster: join the others through Hazelcast (conf/cluster.xml + SHOTSTASH_CLUSTER_*)
@@ -100,7 +106,7 @@ public final class Main {
       return;
     }
     cluster.start(builder.with(cluster.applyTo(vertxOptions)))
-        .onSuccess(vertx -> start(vertx, new AppVerticle(config, cluster)))
+        .onSuccess(vertx -> start(vertx, new AppVerticle(config, cluster, startup)))
         .onFailure(err -> {
           System.err.println("Shotstash could not join the cluster: " + err.getMessage());
           err.printStackTrace(System.err);

@@ -24,7 +24,6 @@ import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.PublicStateLoader;
 import io.shotstash.publicdata.ReplicaVerticle;
-import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.TomlCodec;
 import io.shotstash.publicdata.git.DataRepository;
 import io.shotstash.publicdata.git.GitTreeWriter;
@@ -48,7 +47,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +67,7 @@ public final class AppVerticle extends VerticleBase {
   private final Config config;
   /** The cluster this node joined ({@code serve --cluster}), or null for a single node. */
   private final ClusterNode cluster;
+  private final Startup startup;
   private final String nodeId = UUID.randomUUID().toString();
   private final AtomicBoolean migrated = new AtomicBoolean();
   private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -79,51 +78,37 @@ public final class AppVerticle extends VerticleBase {
   private String setupToken;
 
   public AppVerticle(Config config) {
-    this(config, null);
-  }
-
-  /** A node of a cluster: limits count cluster-wide and the git writer runs where the writer lock is held. */
-  public AppVerticle(Config config, ClusterNode cluster) {
-    this.config = config;
-    this.cluster = cluster;
+    this(config, null, null);
   }
 
   /**
-   * Prepares the database and loads the public state side by side (neither needs the other), then
-   * deploys every verticle on them.
+   * A node: {@code cluster} is the cluster it joined (limits count cluster-wide and the git writer
+   * runs where the writer lock is held), or null; {@code startup} the start-up work already begun
+   * ({@link Startup#begin}), or null to begin it in {@link #start()}.
+   */
+  public AppVerticle(Config config, ClusterNode cluster, Startup startup) {
+    this.config = config;
+    this.cluster = cluster;
+    this.startup = startup;
+  }
+
+  /**
+   * Takes the start-up work {@link Startup} began (the migrations and the public state, side by
+   * side; begun here when nobody began it before), then deploys every verticle on them.
    */
   @Override
   public Future<?> start() {
-    TomlCodec codec = new TomlCodec();
     long started = System.nanoTime();
-    Future<Void> database = vertx.executeBlocking(() -> {
-      Database.prepare(config.database());
-      migrated.set(true);
-      return null;
-    }, false);
-    Future<DataRepository> repository = vertx.executeBlocking(() -> {
-      Files.createDirectories(config.dataDir());
-      Files.createDirectories(config.dataDir().resolve("media"));
-      return FirstStartLock.around(config.dataDir(), this::openDataRepository);
-    }, false);
-    Future<PublicState> state = repository.compose(repo -> vertx.executeBlocking(() -> {
-      long t0 = System.nanoTime();
-      PublicState loaded = new PublicStateLoader(repo, codec).loadHead();
-      log.info("Public state loaded: {} records at {} in {} ms", loaded.records(),
-          loaded.commit() == null ? "an empty repository" : loaded.commit().substring(0, 12),
-          (System.nanoTime() - t0) / 1_000_000);
-      return loaded;
-    }, false));
-    return Future.all(database, state)
-        .compose(v -> deployAll(repository.result(), codec, state.result()))
-        .onSuccess(v -> announce((System.nanoTime() - started) / 1_000_000));
-  }
-
-  private DataRepository openDataRepository() {
-    DataRepository repository = DataRepository.openOrInit(config.dataRepo(), config.dataBranch(), Sheet.templates(),
-        new Attribution(config.noreplyDomain()).ident(io.shotstash.auth.Actor.SYSTEM, Instant.now()));
-    closeables.add(repository);
-    return repository;
+    Startup work = startup != null ? startup : Startup.begin(config);
+    Future<Void> database = work.database(context).onSuccess(v -> migrated.set(true));
+    Future<Startup.PublicData> publicData = work.publicData(context).onSuccess(d -> closeables.add(d.repository()));
+    return Future.all(database, publicData)
+        .compose(v -> deployAll(publicData.result().repository(), publicData.result().codec(), publicData.result().state()))
+        .onSuccess(v -> announce((System.nanoTime() - started) / 1_000_000))
+        .onSuccess(v -> vertx.executeBlocking(() -> {
+          Metrics.bindJvmMetrics(); // after the start: nothing reads them before
+          return null;
+        }, false));
   }
 
   private Future<?> deployAll(DataRepository repository, TomlCodec codec, PublicState state) {
@@ -144,19 +129,21 @@ public final class AppVerticle extends VerticleBase {
       vertx.setPeriodic(60_000, id -> localLimiter.prune());
       Config.Pipeline pipeline = config.pipeline();
       QueueSignal signal = new QueueSignal();
-      return vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId))
-          .compose(id -> deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
-              new Attribution(config.noreplyDomain()), handlers, nodeId, storage)))
-          .compose(id -> vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)))
-          .compose(id -> vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
-              pipeline.leaseSeconds(), pipeline.heartbeatSeconds())))
-          .compose(id -> vertx.deployVerticle(new LibraryVerticle(pool, storage)))
-          .compose(id -> vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(),
-              pipeline.sweepSeconds())))
-          .compose(id -> vertx.deployVerticle(new ModerationVerticle(pool, holder,
-              new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
-              config.dataBranch())))
-          .compose(id -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),
+      // side by side: none of these needs another to start; the purge sweeper and in-process workers
+      // send to the writer and the queue, and HTTP serves only once everything answers
+      return Future.all(List.of(
+              vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId)),
+              deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
+                  new Attribution(config.noreplyDomain()), handlers, nodeId, storage)),
+              vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),
+              vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
+                  pipeline.leaseSeconds(), pipeline.heartbeatSeconds())),
+              vertx.deployVerticle(new LibraryVerticle(pool, storage)),
+              vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
+              vertx.deployVerticle(new ModerationVerticle(pool, holder,
+                  new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
+                  config.dataBranch()))))
+          .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),
               config.moderation().purgeSweepSeconds())))
           .compose(id -> deployInProcessWorkers(storage))
           .compose(id -> deployHttp(services));
@@ -265,6 +252,9 @@ public final class AppVerticle extends VerticleBase {
   public Future<?> stop() {
     Future<Void> closed = pool == null ? Future.succeededFuture() : pool.close();
     return closed.eventually(() -> vertx.executeBlocking(() -> {
+      if (holder != null) {
+        Startup.writeSnapshot(config, holder.current()); // the next start reads it instead of every file
+      }
       for (AutoCloseable c : closeables) {
         c.close();
       }

@@ -17,9 +17,10 @@ final class OpsRoutes {
   void mount(Router router) {
     router.get("/health").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "ok")));
     router.get("/ready").handler(this::ready);
-    router.get("/metrics").handler(ctx -> ctx.response()
-        .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-        .end(Metrics.registry().scrape()));
+    router.get("/metrics").handler(ctx -> {
+      Metrics.bindJvmMetrics(); // no-op once the app bound them after its start
+      ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8").end(Metrics.registry().scrape());
+    });
   }
 
   /** Ready when PostgreSQL answers, every migration is applied and the public state is loaded. */

@@ -3,16 +3,18 @@ package io.shotstash.publicdata;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedSet;
+import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.pcollections.PMap;
 import org.pcollections.PSet;
 import org.pcollections.TreePMap;
@@ -60,10 +62,16 @@ public final class PublicState {
       }
       builders.computeIfAbsent(c.sheet(), sheet -> new Table.Builder()).put(c.key(), c.record());
     }
+    // the sheets side by side on the fork-join pool (people, the largest, alone on one thread)
+    Sheet[] sheets = Sheet.values();
+    Table[] built = new Table[sheets.length];
+    IntStream.range(0, sheets.length).parallel().forEach(i -> {
+      Table.Builder b = builders.get(sheets[i]);
+      built[i] = b == null ? Table.EMPTY : b.build(sheets[i]);
+    });
     Map<Sheet, Table> tables = new EnumMap<>(Sheet.class);
-    for (Sheet s : Sheet.values()) {
-      Table.Builder b = builders.get(s);
-      tables.put(s, b == null ? Table.EMPTY : b.build(s));
+    for (Sheet s : sheets) {
+      tables.put(s, built[s.ordinal()]);
     }
     return new PublicState(commit, Collections.unmodifiableMap(tables));
   }
@@ -91,6 +99,11 @@ public final class PublicState {
       out.add(type.cast(o));
     }
     return out;
+  }
+
+  /** Every record of a sheet with its key, in key order. */
+  public Set<Map.Entry<String, Object>> entries(Sheet sheet) {
+    return Collections.unmodifiableSet(tables.get(sheet).byKey.entrySet());
   }
 
   /** Every key of a sheet (no order). */
@@ -215,31 +228,69 @@ public final class PublicState {
       return new Table(byKey.minus(key), idx);
     }
 
-    /** Collects a whole sheet in plain sorted collections, then makes each tree once (linear in its size). */
+    /**
+     * Collects a whole sheet, sorts it once, and makes each tree in one pass from the sorted arrays
+     * ({@link SortedArrays}): no record is inserted into a tree one at a time.
+     */
     static final class Builder {
-      private final TreeMap<String, Object> byKey = new TreeMap<>();
+      private record Entry(String key, Object record) {}
+
+      private record Pair(String value, String key) {}
+
+      private final List<Entry> entries = new ArrayList<>();
 
       void put(String key, Object record) {
-        byKey.put(key, record);
+        entries.add(new Entry(key, record));
       }
 
       Table build(Sheet sheet) {
+        Entry[] sorted = entries.toArray(new Entry[0]);
+        Arrays.sort(sorted, Comparator.comparing(Entry::key)); // stable: of two puts of one key, the later stays last
+        String[] keys = new String[sorted.length];
+        Object[] records = new Object[sorted.length];
+        int n = 0;
+        for (int i = 0; i < sorted.length; i++) {
+          if (i + 1 < sorted.length && sorted[i + 1].key().equals(sorted[i].key())) {
+            continue; // a later put of the same key wins
+          }
+          keys[n] = sorted[i].key();
+          records[n++] = sorted[i].record();
+        }
         TreeMap<String, PMap<String, PSet<String>>> indexes = new TreeMap<>();
         for (Sheet.Index index : sheet.indexes()) {
-          TreeMap<String, SortedSet<String>> byValue = new TreeMap<>();
-          for (Map.Entry<String, Object> e : byKey.entrySet()) {
-            String value = index.key().apply(e.getKey(), e.getValue());
+          List<Pair> pairs = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            String value = index.key().apply(keys[i], records[i]);
             if (value != null) {
-              byValue.computeIfAbsent(value, v -> new TreeSet<>()).add(e.getKey());
+              pairs.add(new Pair(value, keys[i]));
             }
           }
-          if (!byValue.isEmpty()) {
-            TreeMap<String, PSet<String>> frozen = new TreeMap<>();
-            byValue.forEach((value, keys) -> frozen.put(value, TreePSet.fromSortedSet(keys)));
-            indexes.put(index.name(), TreePMap.fromSortedMap(frozen));
+          if (pairs.isEmpty()) {
+            continue;
           }
+          pairs.sort(Comparator.comparing(Pair::value)); // stable: the keys of one value stay ascending
+          String[] pairKeys = new String[pairs.size()];
+          String[] values = new String[pairs.size()];
+          PSet<?>[] sets = new PSet<?>[pairs.size()];
+          int distinct = 0;
+          for (int start = 0; start < pairs.size(); ) {
+            int end = start + 1;
+            while (end < pairs.size() && pairs.get(end).value().equals(pairs.get(start).value())) {
+              end++;
+            }
+            for (int i = start; i < end; i++) {
+              pairKeys[i] = pairs.get(i).key();
+            }
+            values[distinct] = pairs.get(start).value();
+            sets[distinct++] = end - start == 1 ? TreePSet.singleton(pairKeys[start])
+                : TreePSet.fromSortedSet(SortedArrays.set(pairKeys, start, end));
+            start = end;
+          }
+          @SuppressWarnings("unchecked")
+          PSet<String>[] typed = (PSet<String>[]) sets;
+          indexes.put(index.name(), TreePMap.fromSortedMap(SortedArrays.map(values, typed, distinct)));
         }
-        return new Table(TreePMap.fromSortedMap(byKey), TreePMap.fromSortedMap(indexes));
+        return new Table(TreePMap.fromSortedMap(SortedArrays.map(keys, records, n)), TreePMap.fromSortedMap(indexes));
       }
     }
   }

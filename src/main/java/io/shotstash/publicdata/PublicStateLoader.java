@@ -83,6 +83,37 @@ public final class PublicStateLoader {
     }
   }
 
+  /** A state loaded at start, and how. */
+  public record Loaded(PublicState state, String how, boolean snapshotIsCurrent) {}
+
+  /**
+   * The whole state at the branch head from {@code snapshot} (what a snapshot file holds, read by
+   * the caller: see {@link StateSnapshot}), moved forward to the head when its commit is not the
+   * head's; else, when it cannot be used, by the full {@link #loadHead()}. {@code snapshotIsCurrent}
+   * says whether the snapshot already holds the head's state.
+   */
+  public Loaded loadHead(StateSnapshot.Result snapshot) {
+    ObjectId head = repository.head();
+    if (head == null) {
+      return new Loaded(PublicState.empty(), "an empty repository", true);
+    }
+    String why = snapshot.unusable();
+    if (snapshot.state() != null) {
+      PublicState copy = snapshot.state();
+      if (copy.commit().equals(head.name())) {
+        return new Loaded(copy, "from the snapshot at the head", true);
+      }
+      try {
+        List<String> changed = repository.changedPaths(ObjectId.fromString(copy.commit()), head);
+        return new Loaded(apply(copy, head, changed), "from the snapshot at " + copy.commit().substring(0, 12)
+            + " and the " + changed.size() + " paths changed since", false);
+      } catch (RuntimeException e) { // the snapshot's commit is not in this repository, or is not a commit
+        why = "the snapshot's commit cannot be compared with the head: " + e.getMessage();
+      }
+    }
+    return new Loaded(loadHead(), "from every file (" + why + ")", false);
+  }
+
   /** {@code state} moved forward to the branch head, reading only the paths that changed. */
   public PublicState catchUp(PublicState state) {
     ObjectId head = repository.head();
@@ -92,8 +123,13 @@ public final class PublicStateLoader {
     if (state.commit() == null) {
       return loadHead();
     }
+    return apply(state, head, repository.changedPaths(ObjectId.fromString(state.commit()), head));
+  }
+
+  /** {@code state} with the records at {@code paths} read again at {@code head}. */
+  private PublicState apply(PublicState state, ObjectId head, List<String> paths) {
     List<RecordChange> changes = new ArrayList<>();
-    for (String path : repository.changedPaths(ObjectId.fromString(state.commit()), head)) {
+    for (String path : paths) {
       RecordChange c = toChange(path, repository.readFile(head, path));
       if (c != null) {
         changes.add(c);

@@ -23,13 +23,31 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TomlCodec {
   private static final String FENCE = "+++";
 
-  private final TomlMapper mapper = TomlMapper.builder()
-      .addModule(new JavaTimeModule())
-      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-      .serializationInclusion(JsonInclude.Include.NON_NULL)
-      .build();
+  /**
+   * Made on first use, not with the codec: a start from an up-to-date state snapshot reads no TOML,
+   * and building the mapper costs the start a fifth of a second.
+   */
+  private volatile TomlMapper mapper;
+
+  private TomlMapper mapper() {
+    TomlMapper m = mapper;
+    if (m == null) {
+      synchronized (this) {
+        m = mapper;
+        if (m == null) {
+          m = TomlMapper.builder()
+              .addModule(new JavaTimeModule())
+              .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+              .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+              .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+              .serializationInclusion(JsonInclude.Include.NON_NULL)
+              .build();
+          mapper = m;
+        }
+      }
+    }
+    return m;
+  }
 
   /** One reader per record type, made once: decoding runs on several threads at start (ObjectReader is immutable). */
   private final Map<Sheet, ObjectReader> readers = new ConcurrentHashMap<>();
@@ -39,13 +57,13 @@ public final class TomlCodec {
     try {
       if (sheet.markdown()) {
         BlogPost post = (BlogPost) record;
-        ObjectNode front = mapper.valueToTree(post);
+        ObjectNode front = mapper().valueToTree(post);
         front.remove("body");
-        String toml = mapper.writeValueAsString(front);
+        String toml = mapper().writeValueAsString(front);
         String body = post.body() == null ? "" : post.body();
         return (FENCE + "\n" + toml + FENCE + "\n" + body).getBytes(StandardCharsets.UTF_8);
       }
-      return mapper.writeValueAsBytes(record);
+      return mapper().writeValueAsBytes(record);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot encode a " + sheet.sheetName() + " record", e);
     }
@@ -57,7 +75,7 @@ public final class TomlCodec {
       if (sheet.markdown()) {
         return decodeMarkdown(new String(content, StandardCharsets.UTF_8));
       }
-      return readers.computeIfAbsent(sheet, s -> mapper.readerFor(s.recordType())).readValue(content);
+      return readers.computeIfAbsent(sheet, s -> mapper().readerFor(s.recordType())).readValue(content);
     } catch (IOException e) {
       throw new UncheckedIOException("not a valid " + sheet.sheetName() + " record: " + e.getMessage(), e);
     }
@@ -75,9 +93,9 @@ public final class TomlCodec {
     String front = normalized.substring(FENCE.length() + 1, end + 1);
     int bodyStart = normalized.indexOf('\n', end + 1 + FENCE.length());
     String body = bodyStart < 0 ? "" : normalized.substring(bodyStart + 1);
-    ObjectNode node = (ObjectNode) mapper.readTree(front);
+    ObjectNode node = (ObjectNode) mapper().readTree(front);
     node.put("body", body);
-    return mapper.treeToValue(node, BlogPost.class);
+    return mapper().treeToValue(node, BlogPost.class);
   }
 
   String encodeToString(Sheet sheet, Object record) {

@@ -3,6 +3,10 @@ package io.shotstash.http.graphql;
 import graphql.GraphQL;
 import graphql.analysis.MaxQueryComplexityInstrumentation;
 import graphql.execution.instrumentation.ChainedInstrumentation;
+import graphql.language.Document;
+import graphql.parser.Parser;
+import graphql.parser.ParserEnvironment;
+import graphql.parser.ParserOptions;
 import graphql.schema.DataFetcher;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.idl.FieldWiringEnvironment;
@@ -30,6 +34,12 @@ final class GraphqlSchema {
   static final int MAX_COMPLEXITY = 1000;
 
   private GraphqlSchema() {}
+
+  /** The schema file, parsed once for every HTTP verticle (parsing is most of building the schema). */
+  private static final class Sdl {
+    static final Document DOCUMENT = Parser.parse(ParserEnvironment.newParserEnvironment().document(schemaText())
+        .parserOptions(ParserOptions.getDefaultSdlParserOptions()).build()); // as SchemaParser parses it
+  }
 
   static GraphQL build(Vertx vertx) {
     Bus bus = new Bus(vertx);
@@ -64,7 +74,7 @@ final class GraphqlSchema {
             .dataFetcher("currentJob", library.fileCurrentJob()))
         .type("PipelineJob", t -> t.dataFetcher("outputVersion", pipeline.outputVersion()))
         .build();
-    TypeDefinitionRegistry types = new SchemaParser().parse(schemaText());
+    TypeDefinitionRegistry types = new SchemaParser().buildRegistry(Sdl.DOCUMENT);
     GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(types, wiring);
     GraphqlErrors errors = new GraphqlErrors();
     return GraphQL.newGraphQL(schema)
