@@ -1,6 +1,7 @@
 package io.shotstash.demo;
 
 import io.shotstash.app.Config;
+import io.shotstash.app.Startup;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Passwords;
 import io.shotstash.auth.Tokens;
@@ -10,6 +11,7 @@ import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateLoader;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.StateSnapshot;
 import io.shotstash.publicdata.TomlCodec;
 import io.shotstash.publicdata.git.CommitResult;
 import io.shotstash.publicdata.git.DataRepository;
@@ -18,6 +20,7 @@ import io.shotstash.publicdata.git.PathChange;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.Attribution;
 import io.shotstash.demo.DemoData.Member;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -123,6 +126,10 @@ public final class SeedDemo {
         progress("repacking", 0, 1);
         git.repackNow();
       }
+      // what the app would otherwise do at its first start: read every file back and keep the state
+      // snapshot (docs/public-data.md), so that the first start reads the snapshot instead
+      progress("writing the state snapshot", 0, 1);
+      writeSnapshot(new PublicStateLoader(repo, codec).loadHead());
       writePrivate(content.members(), admin, adminPassword, now);
       progress("done", 1, 1);
       out.println();
@@ -130,6 +137,16 @@ public final class SeedDemo {
       if (adminPassword != null) {
         out.println("Sign in as demo-admin with the password " + adminPassword + " (shown once).");
       }
+    }
+  }
+
+  private void writeSnapshot(PublicState state) {
+    try {
+      new StateSnapshot().write(Startup.snapshotFile(config), state);
+    } catch (IOException e) {
+      // only the first start's shortcut is lost: it reads every file and writes the snapshot itself
+      out.println();
+      out.println("Could not write the state snapshot (" + e.getMessage() + "); the first start reads every file.");
     }
   }
 

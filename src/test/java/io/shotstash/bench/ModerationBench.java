@@ -90,7 +90,7 @@ public final class ModerationBench {
   static Map<String, String> defaults() {
     Map<String, String> d = new LinkedHashMap<>();
     d.put("sizes", "1000,32000");
-    d.put("startups", "6");
+    d.put("startups", "7");
     d.put("rosterWarmup", "100");
     d.put("rosterRequests", "300");
     d.put("commits", "1000");
@@ -119,7 +119,12 @@ public final class ModerationBench {
         Instance instance = BenchSupport.open(new Instance(n, jar, work));
         instances.add(instance);
         instance.seed();
+        // start 1: right after seed-demo (which wrote the state snapshot); start 2: without the snapshot
+        // (every file read, the snapshot written again); then restarts
         for (int i = 0; i < Integer.parseInt(o.get("startups")); i++) {
+          if (i == 1) {
+            Files.delete(instance.dataDir.resolve("public-state.snapshot"));
+          }
           instance.startAndTime();
           if (i + 1 < Integer.parseInt(o.get("startups"))) {
             instance.stop();
@@ -164,7 +169,7 @@ public final class ModerationBench {
     final int port;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(1)).build();
-    /** Start-up to ready, in order: the first reads every file (and writes the snapshot), the others the snapshot. */
+    /** Start-up to ready, in order: after seed-demo, without the snapshot, then restarts. */
     final List<Double> startupMillis = new ArrayList<>();
     /** How each start loaded the state, from the app's log ("from every file ...", "from the snapshot ..."). */
     final List<String> loadedHow = new ArrayList<>();
@@ -557,29 +562,30 @@ public final class ModerationBench {
         + " profiles and sessions). Then `java -jar shotstash.jar serve` (default settings) is started and timed from"
         + " starting the process (JVM start included) to the first `200` of `GET /ready` (PostgreSQL answers,"
         + " migrations applied, the whole public state loaded), polled every 10 ms; stopped (SIGTERM), and started"
-        + " again. The first start after seed-demo reads every file of the repository and then writes the state"
-        + " snapshot (`public-state.snapshot`, docs/public-data.md); every later start reads the snapshot, as any"
-        + " restart does.\n\n");
-    md.append("| members | seed-demo (s) | data repository (MB) | first start, every file (ms) | later starts, from the"
-        + " snapshot (ms) | median of the later (ms) |\n");
-    md.append("|---:|---:|---:|---:|---|---:|\n");
+        + " again. seed-demo ends by writing the state snapshot (`public-state.snapshot`, docs/public-data.md), so"
+        + " the first start reads it; before the second start the snapshot is deleted, so that start reads every file"
+        + " of the repository (and writes the snapshot again); every later start is a restart from the snapshot.\n\n");
+    md.append("| members | seed-demo (s) | data repository (MB) | first start after seed-demo (ms) | a start with no"
+        + " snapshot (ms) | restarts (ms) | median of the restarts (ms) |\n");
+    md.append("|---:|---:|---:|---:|---:|---|---:|\n");
     for (Instance i : instances) {
-      List<Double> later = i.startupMillis.subList(1, i.startupMillis.size());
-      md.append(String.format(Locale.ROOT, "| %,d | %.1f | %.1f | %,.0f | %s | **%,.0f** |%n", i.n, i.seedSeconds,
-          i.repoBytes / 1e6, i.startupMillis.get(0), String.join(", ", later.stream()
-              .map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()), BenchSupport.medianOf(later)));
+      List<Double> later = i.startupMillis.subList(2, i.startupMillis.size());
+      md.append(String.format(Locale.ROOT, "| %,d | %.1f | %.1f | **%,.0f** | %,.0f | %s | **%,.0f** |%n", i.n,
+          i.seedSeconds, i.repoBytes / 1e6, i.startupMillis.get(0), i.startupMillis.get(1), String.join(", ", later
+              .stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()), BenchSupport.medianOf(later)));
     }
-    md.append("\nHow each start loaded the state (the app's log):\n\n");
+    md.append("\nHow each start loaded the state (the app's log), in order:\n\n");
     for (Instance i : instances) {
       md.append(String.format(Locale.ROOT, "- %,d members: %s%n", i.n, String.join("; ", i.loadedHow)));
     }
     Instance big = instances.get(instances.size() - 1);
-    List<Double> later = big.startupMillis.subList(1, big.startupMillis.size());
+    List<Double> later = big.startupMillis.subList(2, big.startupMillis.size());
     double median = BenchSupport.medianOf(later);
-    md.append(String.format(Locale.ROOT, "%nGoal (start-up to ready under 5 s at %,d members): **%s** for a restart"
-        + " (median %,.0f ms of %d, from the snapshot); the first start after seed-demo, which reads all %.1f MB of"
-        + " records, took %,.0f ms.%n", big.n, median < 5000 ? "met" : "not met", median, later.size(),
-        big.repoBytes / 1e6, big.startupMillis.get(0)));
+    double first = big.startupMillis.get(0);
+    md.append(String.format(Locale.ROOT, "%nGoal (seed-demo --members %,d, then start-up to ready under 5 s): **%s**"
+        + " (the first start after seed-demo %,.0f ms; restarts: median %,.0f ms of %d). Without a snapshot, reading"
+        + " all %.1f MB of records, a start took %,.0f ms.%n", big.n, first < 5000 && median < 5000 ? "met" : "not met",
+        first, median, later.size(), big.repoBytes / 1e6, big.startupMillis.get(1)));
     return md.toString();
   }
 

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.shotstash.app.Config;
+import io.shotstash.app.Startup;
 import io.shotstash.auth.Actor;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateLoader;
 import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.StateSnapshot;
 import io.shotstash.publicdata.TomlCodec;
 import io.shotstash.publicdata.git.DataRepository;
 import io.shotstash.publicdata.records.Person;
@@ -50,6 +52,9 @@ class SeedDemoTest {
         long spamLike = state.all(Sheet.PEOPLE, Person.class).stream()
             .filter(p -> p.bio() != null && (p.bio().contains("http") || p.bio().contains("www."))).count();
         assertThat(spamLike).isPositive();
+        // the state snapshot of what it committed, for the first start to read
+        assertThat(new StateSnapshot().holds(Startup.snapshotFile(config), state.commit())).isTrue();
+        assertThat(new StateSnapshot().load(Startup.snapshotFile(config)).state().records()).isEqualTo(state.records());
       }
       try (Connection c = io.shotstash.db.Database.connect(db.url()); Statement s = c.createStatement();
           ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM private_profiles), (SELECT count(*) FROM sessions), "
