@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The start-up work that needs neither Vert.x nor the rest of the app: the database migrations,
- * and opening the data repository and loading its public state (the snapshot file read on a third
- * thread meanwhile). {@link #begin} starts them at once, each on a thread of its own; {@code Main} calls it first, so they run while Vert.x and the metrics
- * start, and {@link AppVerticle} takes their results.
+ * and opening the data repository and loading its public state, the state snapshot being read on a
+ * third thread meanwhile (docs/public-data.md). {@link #begin} starts them at once, each on a thread
+ * of its own; {@code Main} calls it first, so they run while Vert.x and the metrics start, and
+ * {@link AppVerticle} takes their results.
  */
 public final class Startup {
   /** The data repository, open, its public state at the branch head, and the codec it was read with. */
@@ -39,8 +40,8 @@ public final class Startup {
   }
 
   /**
-   * Starts both parts and returns at once. Everything slow to make (the logger, the codec, the
-   * snapshot reader) is made on the two threads, not on the caller's.
+   * Starts the three threads and returns at once: everything slow to make (the codec, the snapshot
+   * reader, the repository) is made on them, not on the caller's thread.
    */
   public static Startup begin(Config config) {
     CompletableFuture<Void> database = new CompletableFuture<>();
