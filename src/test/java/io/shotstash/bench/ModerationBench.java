@@ -400,7 +400,8 @@ public final class ModerationBench {
       holder = new PublicStateHolder(loader.loadHead());
       loadMillis = (System.nanoTime() - t0) / 1_000_000;
       pool = Database.pool(vertx, config);
-      git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery());
+      // the repacks between full gcs only, during the measurement; one full gc is timed apart (fullGc)
+      git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery(), Integer.MAX_VALUE);
       vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec, attribution, WriteRules.all(),
           "bench-" + instance.n)).await();
       writes = new PublicDataClient(vertx);
@@ -476,6 +477,15 @@ public final class ModerationBench {
       }
     }
 
+    /** The full gc the app makes every FULL_GC_EVERY repacks, in ms. */
+    long fullGcMillis;
+
+    void timeFullGc() {
+      long t0 = System.nanoTime();
+      git.repackNow();
+      fullGcMillis = (System.nanoTime() - t0) / 1_000_000;
+    }
+
     long commitsOnBranch() throws IOException {
       try (var walk = new org.eclipse.jgit.revwalk.RevWalk(repository.repository())) {
         walk.markStart(walk.parseCommit(git.head()));
@@ -543,6 +553,7 @@ public final class ModerationBench {
         BenchSupport.log("%s", line);
       }
       for (VoteScenario s : scenarios) {
+        s.timeFullGc();
         long expected = s.raw.commits + s.writer.commits;
         BenchSupport.log("N = %,d: %,d commits on the branch after the run (%,d measured)", s.instance.n,
             s.commitsOnBranch(), expected);
@@ -621,16 +632,19 @@ public final class ModerationBench {
         + " `publicdata.changed` publish) with %d in flight. Beside it, the raw loop commits the same record with"
         + " the same message through the same path-only JGit plumbing (`GitTreeWriter.commit`) on the same"
         + " repository. Both modes at both sizes are interleaved in slices of %d commits, %d rounds, after %d"
-        + " warm-up commits each; repacking (a full JGit gc every 500 commits) runs as in the app and falls evenly"
-        + " on the modes: the writer repacks on its worker queue right after replying, and its slice ends only once"
-        + " that repack is done. Votes are measured in-process: the HTTP route allows one account 30 writes a minute,"
+        + " warm-up commits each; repacking (every 500 commits, the objects of those commits into one new pack)"
+        + " runs as in the app and falls evenly on the modes: the writer repacks on its worker queue right after"
+        + " replying, and its slice ends only once that repack is done. The full JGit gc the app makes every "
+        + GitTreeWriter.FULL_GC_EVERY + " repacks is timed apart, after the rounds. Votes are measured in-process: the HTTP route allows one account 30 writes a minute,"
         + " which would measure that limit, not the writer.%n%n", votes.inFlight, votes.slice, votes.commits / votes.slice,
         votes.warmup));
-    md.append("| members | raw JGit (commits/s) | git writer, vote rule (commits/s) | writer / raw | state load (ms) |\n");
-    md.append("|---:|---:|---:|---:|---:|\n");
+    md.append("| members | raw JGit (commits/s) | git writer, vote rule (commits/s) | writer / raw | full gc (s) |"
+        + " full gc per commit (ms) | state load (ms) |\n");
+    md.append("|---:|---:|---:|---:|---:|---:|---:|\n");
     for (VoteScenario s : votes.scenarios) {
-      md.append(String.format(Locale.ROOT, "| %,d | %.0f | **%.0f** | %.2f × | %,d |%n", s.instance.n,
-          s.raw.perSecond(), s.writer.perSecond(), s.writer.perSecond() / s.raw.perSecond(), s.loadMillis));
+      md.append(String.format(Locale.ROOT, "| %,d | %.0f | **%.0f** | %.2f × | %.2f | %.2f | %,d |%n", s.instance.n,
+          s.raw.perSecond(), s.writer.perSecond(), s.writer.perSecond() / s.raw.perSecond(), s.fullGcMillis / 1e3,
+          s.fullGcMillis / (500.0 * GitTreeWriter.FULL_GC_EVERY), s.loadMillis));
     }
     double busy = BenchSupport.medianOf(votes.busy);
     md.append(String.format(Locale.ROOT, "%nAll cores were %.0f%% busy during a median round (this run included).%n%n",

@@ -1,21 +1,31 @@
 package io.shotstash.publicdata.git;
 
+import java.io.BufferedOutputStream;
 import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.internal.storage.file.GC;
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.internal.storage.pack.PackWriter;
 import org.eclipse.jgit.lib.AnyObjectId;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -25,6 +35,7 @@ import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.TreeFormatter;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.pack.PackConfig;
 import org.eclipse.jgit.treewalk.CanonicalTreeParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +62,11 @@ public final class GitTreeWriter implements AutoCloseable {
 
     /** How many commits {@link #maybeRepack()} lets accumulate before packing loose objects. */
     public static final int DEFAULT_REPACK_EVERY = 500;
+    /**
+     * Every this many repacks is a full git gc; the ones between pack only the objects of the
+     * commits since the previous repack, so their cost does not grow with the repository.
+     */
+    public static final int FULL_GC_EVERY = 10;
     /** A branch lock older than this was left by a writer that died mid-update (an update holds it for milliseconds). */
     static final long STALE_LOCK_MILLIS = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(GitTreeWriter.class);
@@ -61,7 +77,11 @@ public final class GitTreeWriter implements AutoCloseable {
     private final Repository repo;
     private final String refName;
     private final int repackEvery;
+    private final int fullGcEvery;
     private int commitsSinceRepack;
+    /** The branch head at the last repack: everything reachable from it is packed. Null: not known (no repack yet). */
+    private ObjectId packedUpTo;
+    private int repacksSinceFullGc;
     private boolean closed;
 
     /** A writer for {@code refs/heads/<branch>} that repacks every {@value #DEFAULT_REPACK_EVERY} commits. */
@@ -75,6 +95,18 @@ public final class GitTreeWriter implements AutoCloseable {
      * @param repackEvery how many commits {@link #maybeRepack()} waits before running git gc
      */
     public GitTreeWriter(Repository repo, String branch, int repackEvery) {
+        this(repo, branch, repackEvery, FULL_GC_EVERY);
+    }
+
+    /**
+     * A writer for {@code refs/heads/<branch>} whose every {@code fullGcEvery}th repack is a full gc
+     * (benchmarks time the full gc apart with a large value and {@link #repackNow}).
+     */
+    public GitTreeWriter(Repository repo, String branch, int repackEvery, int fullGcEvery) {
+        if (fullGcEvery < 1) {
+            throw new IllegalArgumentException("fullGcEvery must be positive: " + fullGcEvery);
+        }
+        this.fullGcEvery = fullGcEvery;
         this.repo = Objects.requireNonNull(repo, "repo");
         this.refName = Constants.R_HEADS + Objects.requireNonNull(branch, "branch");
         if (!Repository.isValidRefName(refName)) {
@@ -168,13 +200,20 @@ public final class GitTreeWriter implements AutoCloseable {
     }
 
     /**
-     * Packs loose objects once {@code repackEvery} commits have been made since the last pack.
+     * Packs loose objects once {@code repackEvery} commits have been made since the last pack:
+     * usually only the objects of those commits ({@link #packRecentCommits}), every
+     * {@code fullGcEvery}th time ({@value #FULL_GC_EVERY} by default) and the first time a full git
+     * gc ({@link #repackNow}).
      * Runs synchronously on the calling thread, so call it from the writer's thread right after
-     * a commit (never from an event loop); it may take seconds on a big repository.
+     * a commit (never from an event loop); a full gc may take seconds on a big repository.
      */
     public synchronized void maybeRepack() {
         if (commitsSinceRepack >= repackEvery) {
-            repackNow();
+            if (packedUpTo == null || repacksSinceFullGc + 1 >= fullGcEvery || !(repo instanceof FileRepository)) {
+                repackNow();
+            } else {
+                packRecentCommits();
+            }
         }
     }
 
@@ -185,12 +224,66 @@ public final class GitTreeWriter implements AutoCloseable {
      */
     public synchronized void repackNow() {
         ensureOpen();
+        ObjectId head = head();
         try (Git git = Git.wrap(repo)) {
             git.gc().call();
         } catch (GitAPIException e) {
             throw new UncheckedIOException(new IOException("git gc failed on " + repo.getDirectory(), e));
         }
         commitsSinceRepack = 0;
+        packedUpTo = head;
+        repacksSinceFullGc = 0;
+    }
+
+    /**
+     * {@code git repack -d} without {@code -a}: one new pack of the objects reachable from the head
+     * but not from the head at the last repack (already packed), then {@code git prune-packed}
+     * deletes the loose copies. The pack file is written first and its index last, each under a
+     * temporary name and renamed into place, so a reader never sees half a pack; a loose object is
+     * deleted only once a pack holds it. Loose objects no commit reaches (a lost compare-and-set)
+     * stay until the next full gc.
+     */
+    private void packRecentCommits() {
+        ensureOpen();
+        ObjectId head = head();
+        if (head == null) {
+            return;
+        }
+        File packDir = ((ObjectDirectory) repo.getObjectDatabase()).getPackDirectory();
+        File pack = null;
+        File index = null;
+        try (ObjectReader reader = repo.newObjectReader(); PackWriter packer = new PackWriter(new PackConfig(repo), reader)) {
+            packer.preparePack(NullProgressMonitor.INSTANCE, Set.of(head), Set.of(packedUpTo));
+            if (packer.getObjectCount() > 0) {
+                pack = File.createTempFile("incoming_", ".pack.tmp", packDir);
+                index = File.createTempFile("incoming_", ".idx.tmp", packDir);
+                try (OutputStream out = new BufferedOutputStream(new FileOutputStream(pack))) {
+                    packer.writePack(NullProgressMonitor.INSTANCE, NullProgressMonitor.INSTANCE, out);
+                }
+                try (OutputStream out = new BufferedOutputStream(new FileOutputStream(index))) {
+                    packer.writeIndex(out);
+                }
+                String name = "pack-" + packer.computeName().name();
+                Files.move(pack.toPath(), packDir.toPath().resolve(name + ".pack"), StandardCopyOption.ATOMIC_MOVE);
+                Files.move(index.toPath(), packDir.toPath().resolve(name + ".idx"), StandardCopyOption.ATOMIC_MOVE);
+                new GC((FileRepository) repo).prunePacked();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("packing the last commits of " + repo.getDirectory() + " failed", e);
+        } finally {
+            deleteQuietly(pack);
+            deleteQuietly(index);
+        }
+        commitsSinceRepack = 0;
+        packedUpTo = head;
+        repacksSinceFullGc++;
+    }
+
+    /** Removes a temporary file that was not renamed into place (the rename moved it otherwise). */
+    private static void deleteQuietly(File f) {
+        if (f != null && f.exists() && !f.delete()) {
+            LOG.warn("could not delete {}", f);
+        }
     }
 
     /**

@@ -12,9 +12,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -22,6 +25,7 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.internal.storage.file.PackIndex;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -325,6 +329,61 @@ class GitTreeWriterTest {
             ObjectId next = ((CommitResult.Committed) everyThree.commit(head, List.of(delete("n/0.toml")), AUTHOR, "c3")).commit();
             assertThat(files(next)).hasSize(2);
         }
+    }
+
+    @Test
+    void repacksBetweenFullGcsPackOnlyTheCommitsSinceTheLastOne() throws Exception {
+        try (GitTreeWriter everyTwo = new GitTreeWriter(repo, BRANCH, 2)) {
+            ObjectId head = null;
+            for (int i = 0; i < 2; i++) {
+                head = ((CommitResult.Committed) everyTwo.commit(head, List.of(put("a/" + i + ".toml", "a" + i)), AUTHOR, "a" + i)).commit();
+            }
+            everyTwo.maybeRepack(); // the first repack is a full gc
+            assertThat(looseObjectCount()).isZero();
+            Set<String> indexes = packIndexes();
+            for (int round = 1; round < GitTreeWriter.FULL_GC_EVERY; round++) {
+                for (int i = 0; i < 2; i++) {
+                    head = ((CommitResult.Committed) everyTwo.commit(head, List.of(put("b/" + round + "-" + i + ".toml",
+                            "b" + round + i)), AUTHOR, "b" + round + i)).commit();
+                }
+                everyTwo.maybeRepack();
+                assertThat(looseObjectCount()).as("round %d", round).isZero();
+                Set<String> now = packIndexes();
+                Set<String> added = new HashSet<>(now);
+                added.removeAll(indexes);
+                assertThat(now).containsAll(indexes); // nothing rewritten
+                assertThat(added).hasSize(1);
+                // per commit: its blob, the b tree, the root tree and the commit
+                assertThat(PackIndex.open(gitDir.resolve("objects/pack").resolve(added.iterator().next()).toFile())
+                        .getObjectCount()).isEqualTo(8);
+                indexes = now;
+            }
+            assertThat(files(head)).hasSize(2 + 2 * (GitTreeWriter.FULL_GC_EVERY - 1));
+            // the FULL_GC_EVERY-th repack is a full gc again: one pack holds everything
+            for (int i = 0; i < 2; i++) {
+                head = ((CommitResult.Committed) everyTwo.commit(head, List.of(put("c/" + i + ".toml", "c" + i)), AUTHOR, "c" + i)).commit();
+            }
+            everyTwo.maybeRepack();
+            assertThat(looseObjectCount()).isZero();
+            long everything = 0;
+            for (String name : packIndexes()) {
+                if (!indexes.contains(name)) {
+                    everything = Math.max(everything,
+                            PackIndex.open(gitDir.resolve("objects/pack").resolve(name).toFile()).getObjectCount());
+                }
+            }
+            assertThat(everything).isGreaterThan(8 * GitTreeWriter.FULL_GC_EVERY);
+            assertThat(files(head)).hasSize(4 + 2 * (GitTreeWriter.FULL_GC_EVERY - 1));
+            // and the repository is sound: every object of every commit reads back
+            try (Git git = Git.wrap(repo)) {
+                assertThat(git.log().add(head).call()).hasSize(2 * (GitTreeWriter.FULL_GC_EVERY + 1));
+            }
+        }
+    }
+
+    private Set<String> packIndexes() {
+        String[] names = gitDir.resolve("objects/pack").toFile().list((dir, name) -> name.endsWith(".idx"));
+        return names == null ? Set.of() : new HashSet<>(Arrays.asList(names));
     }
 
     @Test
