@@ -369,6 +369,9 @@ public final class ModerationBench {
     }
   }
 
+  /** How many distinct members the votes go to, at every size. */
+  static final int TARGETS = 900;
+
   /** The app's git writer and the raw loop on one instance's repository and database. */
   static final class VoteScenario implements AutoCloseable {
     final Instance instance;
@@ -410,7 +413,10 @@ public final class ModerationBench {
       List<Person> members = new ArrayList<>(holder.current().all(Sheet.PEOPLE, Person.class).stream()
           .filter(p -> !p.isDeactivated() && !p.isAgentAccount() && !p.id().equals(admin.id())).toList());
       Collections.shuffle(members, new Random(instance.n));
-      targets = members;
+      // the same number of distinct members voted on at every size: each first vote on a member adds
+      // an entry to the person-evaluations tree, so more distinct targets would grow that tree (and
+      // slow every commit) with the number of votes, not with the number of members
+      targets = List.copyOf(members.subList(0, Math.min(TARGETS, members.size())));
     }
 
     Person nextTarget() {
@@ -629,7 +635,8 @@ public final class ModerationBench {
         + " rule of the app, on each instance's data repository and database, took staff votes (`moderation.vote`:"
         + " `legit` on an active member, so each commit writes one `person-evaluations/<slug>/human-demo-admin.toml`"
         + " record, with the rule's checks, its commit message and trailers, the state update and the"
-        + " `publicdata.changed` publish) with %d in flight. Beside it, the raw loop commits the same record with"
+        + " `publicdata.changed` publish) with %d in flight, round-robin over the same number of distinct active"
+        + " members at every size (" + TARGETS + ", so that the `person-evaluations` tree is as large at both). Beside it, the raw loop commits the same record with"
         + " the same message through the same path-only JGit plumbing (`GitTreeWriter.commit`) on the same"
         + " repository. Both modes at both sizes are interleaved in slices of %d commits, %d rounds, after %d"
         + " warm-up commits each; repacking (every 500 commits, the objects of those commits into one new pack)"
