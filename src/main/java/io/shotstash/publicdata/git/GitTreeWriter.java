@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -263,6 +264,8 @@ public final class GitTreeWriter implements AutoCloseable {
                 try (OutputStream out = new BufferedOutputStream(new FileOutputStream(index))) {
                     packer.writeIndex(out);
                 }
+                readOnlyForAll(pack);
+                readOnlyForAll(index);
                 String name = "pack-" + packer.computeName().name();
                 Files.move(pack.toPath(), packDir.toPath().resolve(name + ".pack"), StandardCopyOption.ATOMIC_MOVE);
                 Files.move(index.toPath(), packDir.toPath().resolve(name + ".idx"), StandardCopyOption.ATOMIC_MOVE);
@@ -277,6 +280,17 @@ public final class GitTreeWriter implements AutoCloseable {
         commitsSinceRepack = 0;
         packedUpTo = head;
         repacksSinceFullGc++;
+    }
+
+    /** As git leaves its packs (0444): a temporary file starts readable by its owner only. */
+    private static void readOnlyForAll(File f) throws IOException {
+        try {
+            Files.setPosixFilePermissions(f.toPath(), PosixFilePermissions.fromString("r--r--r--"));
+        } catch (UnsupportedOperationException e) {
+            if (!f.setReadOnly()) {
+                LOG.warn("could not make {} read-only", f);
+            }
+        }
     }
 
     /** Removes a temporary file that was not renamed into place (the rename moved it otherwise). */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -354,8 +355,12 @@ class GitTreeWriterTest {
                 assertThat(now).containsAll(indexes); // nothing rewritten
                 assertThat(added).hasSize(1);
                 // per commit: its blob, the b tree, the root tree and the commit
-                assertThat(PackIndex.open(gitDir.resolve("objects/pack").resolve(added.iterator().next()).toFile())
-                        .getObjectCount()).isEqualTo(8);
+                Path addedIndex = gitDir.resolve("objects/pack").resolve(added.iterator().next());
+                assertThat(PackIndex.open(addedIndex.toFile()).getObjectCount()).isEqualTo(8);
+                // read-only for everyone, as git leaves its packs
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(addedIndex))).isEqualTo("r--r--r--");
+                Path addedPack = addedIndex.resolveSibling(addedIndex.getFileName().toString().replace(".idx", ".pack"));
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(addedPack))).isEqualTo("r--r--r--");
                 indexes = now;
             }
             assertThat(files(head)).hasSize(2 + 2 * (GitTreeWriter.FULL_GC_EVERY - 1));
