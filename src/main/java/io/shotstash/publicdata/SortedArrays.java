@@ -74,7 +74,12 @@ final class SortedArrays {
 
     @Override
     public boolean contains(Object o) {
-      return o instanceof String s && Arrays.binarySearch(keys, from, to, s) >= 0;
+      return indexOf(o) >= 0;
+    }
+
+    /** The index of {@code o} in {@code keys}, or a negative number when it is not in this range. */
+    int indexOf(Object o) {
+      return o instanceof String s ? Arrays.binarySearch(keys, from, to, s) : -1;
     }
 
     @Override
@@ -115,17 +120,18 @@ final class SortedArrays {
     }
   }
 
+  /** The entries over {@code range}: the key at index i maps to {@code values[i]}. */
   private static final class ArrayMap<V> extends AbstractMap<String, V> implements SortedMap<String, V> {
-    private final String[] keys;
+    private final KeySet range;
     private final V[] values;
-    private final int from;
-    private final int to;
 
     ArrayMap(String[] keys, V[] values, int from, int to) {
-      this.keys = keys;
+      this(new KeySet(keys, from, to), values);
+    }
+
+    private ArrayMap(KeySet range, V[] values) {
+      this.range = range;
       this.values = values;
-      this.from = from;
-      this.to = to;
     }
 
     @Override
@@ -134,40 +140,45 @@ final class SortedArrays {
         @Override
         public Iterator<Map.Entry<String, V>> iterator() {
           return new Iterator<>() {
-            private int next = from;
+            private int next = range.from;
 
             @Override
             public boolean hasNext() {
-              return next < to;
+              return next < range.to;
             }
 
             @Override
             public Map.Entry<String, V> next() {
-              if (next >= to) {
+              if (next >= range.to) {
                 throw new NoSuchElementException();
               }
               int i = next++;
-              return new SimpleImmutableEntry<>(keys[i], values[i]);
+              return new SimpleImmutableEntry<>(range.keys[i], values[i]);
             }
           };
         }
 
         @Override
         public int size() {
-          return to - from;
+          return range.size();
         }
       };
     }
 
     @Override
+    public Set<String> keySet() {
+      return range;
+    }
+
+    @Override
     public V get(Object key) {
-      int at = key instanceof String s ? Arrays.binarySearch(keys, from, to, s) : -1;
+      int at = range.indexOf(key);
       return at >= 0 ? values[at] : null;
     }
 
     @Override
     public boolean containsKey(Object key) {
-      return key instanceof String s && Arrays.binarySearch(keys, from, to, s) >= 0;
+      return range.contains(key);
     }
 
     @Override
@@ -177,34 +188,27 @@ final class SortedArrays {
 
     @Override
     public SortedMap<String, V> subMap(String fromKey, String toKey) {
-      int lo = lowerBound(keys, from, to, fromKey);
-      return new ArrayMap<>(keys, values, lo, Math.max(lo, lowerBound(keys, from, to, toKey)));
+      return new ArrayMap<>((KeySet) range.subSet(fromKey, toKey), values);
     }
 
     @Override
     public SortedMap<String, V> headMap(String toKey) {
-      return new ArrayMap<>(keys, values, from, lowerBound(keys, from, to, toKey));
+      return new ArrayMap<>((KeySet) range.headSet(toKey), values);
     }
 
     @Override
     public SortedMap<String, V> tailMap(String fromKey) {
-      return new ArrayMap<>(keys, values, lowerBound(keys, from, to, fromKey), to);
+      return new ArrayMap<>((KeySet) range.tailSet(fromKey), values);
     }
 
     @Override
     public String firstKey() {
-      if (from >= to) {
-        throw new NoSuchElementException();
-      }
-      return keys[from];
+      return range.first();
     }
 
     @Override
     public String lastKey() {
-      if (from >= to) {
-        throw new NoSuchElementException();
-      }
-      return keys[to - 1];
+      return range.last();
     }
   }
 }
