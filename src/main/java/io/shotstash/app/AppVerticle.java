@@ -12,6 +12,7 @@ import io.shotstash.moderation.ModerationVerticle;
 import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.shotstash.http.HttpServices;
 import io.shotstash.http.HttpVerticle;
+import io.shotstash.http.graphql.GraphqlRoutes;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.media.LocalStorage;
 import io.shotstash.pipeline.JobQueueVerticle;
@@ -124,25 +125,27 @@ public final class AppVerticle extends VerticleBase {
       LocalStorage storage = localStorage();
       // ---- cluster (serve --cluster): limits counted on every node together
       RateLimiter limiter = cluster == null ? localLimiter : cluster.rateLimiter(vertx);
-      HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
-          setupToken, migrated::get, storage);
-      vertx.setPeriodic(60_000, id -> localLimiter.prune());
       Config.Pipeline pipeline = config.pipeline();
       QueueSignal signal = new QueueSignal();
       // side by side: none of these needs another to start; the purge sweeper and in-process workers
       // send to the writer and the queue, and HTTP serves only once everything answers
-      return Future.all(List.of(
-              vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId)),
-              deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
-                  new Attribution(config.noreplyDomain()), handlers, nodeId, storage)),
-              vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),
-              vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
-                  pipeline.leaseSeconds(), pipeline.heartbeatSeconds())),
-              vertx.deployVerticle(new LibraryVerticle(pool, storage)),
-              vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
-              vertx.deployVerticle(new ModerationVerticle(pool, holder,
-                  new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
-                  config.dataBranch()))))
+      List<Future<?>> deployed = List.of(
+          vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId)),
+          deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
+              new Attribution(config.noreplyDomain()), handlers, nodeId, storage)),
+          vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),
+          vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
+              pipeline.leaseSeconds(), pipeline.heartbeatSeconds())),
+          vertx.deployVerticle(new LibraryVerticle(pool, storage)),
+          vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
+          vertx.deployVerticle(new ModerationVerticle(pool, holder,
+              new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
+              config.dataBranch())));
+      // meanwhile, on this context: the GraphQL schema every HTTP verticle shares
+      HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
+          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx));
+      vertx.setPeriodic(60_000, id -> localLimiter.prune());
+      return Future.all(deployed)
           .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),
               config.moderation().purgeSweepSeconds())))
           .compose(id -> deployInProcessWorkers(storage))

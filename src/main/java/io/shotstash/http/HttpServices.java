@@ -1,5 +1,6 @@
 package io.shotstash.http;
 
+import graphql.GraphQL;
 import io.shotstash.app.Config;
 import io.shotstash.media.Storage;
 import io.shotstash.people.Sessions;
@@ -19,4 +20,6 @@ public record HttpServices(
     RateLimiter limiter,
     String setupToken,
     BooleanSupplier migrated,
-    Storage storage) {}
+    Storage storage,
+    /** The executable GraphQL schema, built once for every HTTP verticle ({@code GraphqlRoutes.build}). */
+    GraphQL graphql) {}

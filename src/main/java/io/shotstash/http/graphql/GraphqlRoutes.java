@@ -60,8 +60,17 @@ public final class GraphqlRoutes {
     this.services = services;
   }
 
+  /**
+   * The executable schema wired to the fetchers, for every HTTP verticle of this Vert.x instance
+   * (it holds no per-verticle state: each subscription keeps the context it started on). Blocking
+   * for about half a second on a cold JVM: built once, at start.
+   */
+  public static GraphQL build(Vertx vertx) {
+    return GraphqlSchema.build(vertx);
+  }
+
   public void mount(Router router, Callers callers) {
-    GraphQL graphQL = GraphqlSchema.build(vertx);
+    GraphQL graphQL = services.graphql();
     GraphQLWSHandler ws = GraphQLWSHandler.builder(graphQL)
         .onConnectionInit(this::onConnectionInit)
         .beforeExecute(GraphqlRoutes::beforeSocketExecute)
