@@ -37,7 +37,7 @@ fi
 source bench/private-build.sh
 
 # Bounded: the benchmark stops itself well before this; the limit only guards against a hang.
-timeout --kill-after=20 540 java -Xmx1g -Djava.io.tmpdir="$work/tmp" -Dbench.javaVersion="$java_version" \
+timeout --kill-after=20 540 java -Xmx1g ${BENCH_JAVA_OPTS:-} -Djava.io.tmpdir="$work/tmp" -Dbench.javaVersion="$java_version" \
   -Dbench.commit="$commit" -cp "$classpath" io.shotstash.bench.PipelineBench \
   --jar="$jar" --node="$root/bench/node" --work="$work/run" \
   --out="$root/docs/benchmarks.md" --command="$command" "$@"

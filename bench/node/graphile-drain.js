@@ -6,19 +6,23 @@
 // no localQueue, no completeJobBatchDelay), except that per-job logging is switched off and
 // maxPoolSize follows graphile's own advice, max(10, concurrency + 2).
 //
-// usage: node graphile-drain.js <connection string> <jobs> <concurrency>
-// prints one JSON line: {jobs, concurrency, maxPoolSize, seconds, rate, startupMs, version}
+// With a warm-up count W, the runner first drains W jobs (untimed, in the same process, so V8 has
+// compiled its code as the Java app's JIT has after its own warm-up), then the J timed ones.
+//
+// usage: node graphile-drain.js <connection string> <jobs> <concurrency> [warm-up jobs]
+// prints one JSON line: {jobs, concurrency, maxPoolSize, seconds, rate, startupMs, warmup, version}
 "use strict";
 
 const { EventEmitter } = require("events");
 const { run, runMigrations, makeWorkerUtils, Logger } = require("graphile-worker");
 
 async function main() {
-  const [connectionString, jobsArg, concurrencyArg] = process.argv.slice(2);
+  const [connectionString, jobsArg, concurrencyArg, warmupArg] = process.argv.slice(2);
   const jobs = Number.parseInt(jobsArg, 10);
   const concurrency = Number.parseInt(concurrencyArg, 10);
-  if (!connectionString || !(jobs > 0) || !(concurrency > 0)) {
-    console.error("usage: node graphile-drain.js <connection string> <jobs> <concurrency>");
+  const warmup = warmupArg === undefined ? 0 : Number.parseInt(warmupArg, 10);
+  if (!connectionString || !(jobs > 0) || !(concurrency > 0) || !(warmup >= 0)) {
+    console.error("usage: node graphile-drain.js <connection string> <jobs> <concurrency> [warm-up jobs]");
     process.exit(2);
   }
   const logger = new Logger(() => () => {}); // no per-job console output
@@ -28,8 +32,8 @@ async function main() {
   await runMigrations(common);
   const utils = await makeWorkerUtils(common);
   try {
-    for (let added = 0; added < jobs; added += 1000) {
-      const n = Math.min(1000, jobs - added);
+    for (let added = 0; added < warmup + jobs; added += 1000) {
+      const n = Math.min(1000, warmup + jobs - added);
       await utils.addJobs(Array.from({ length: n }, () => ({ identifier: "noop", payload: {} })));
     }
   } finally {
@@ -42,17 +46,21 @@ async function main() {
   let failed = 0;
   let resolveDone;
   const done = new Promise((resolve) => (resolveDone = resolve));
+  let launchedAt = 0;
   events.on("job:start", () => {
-    if (firstStart === 0) firstStart = performance.now();
+    if (launchedAt === 0) launchedAt = performance.now();
+    if (warmup === 0 && firstStart === 0) firstStart = performance.now();
   });
   events.on("job:complete", ({ error }) => {
     if (error) failed++;
-    if (++completed === jobs) resolveDone(performance.now());
+    completed++;
+    if (warmup > 0 && completed === warmup) firstStart = performance.now(); // the timed jobs start here
+    if (completed === warmup + jobs) resolveDone(performance.now());
   });
 
   const launched = performance.now();
   const timeout = setTimeout(() => {
-    console.error(`graphile-worker did not drain ${jobs} jobs in 120 s (${completed} done)`);
+    console.error(`graphile-worker did not drain ${warmup + jobs} jobs in 120 s (${completed} done)`);
     process.exit(1);
   }, 120_000);
   const runner = await run({
@@ -72,7 +80,7 @@ async function main() {
   const version = require("graphile-worker/package.json").version;
   console.log(JSON.stringify({
     jobs, concurrency, maxPoolSize, failed, seconds, rate: jobs / seconds,
-    startupMs: firstStart - launched, version,
+    startupMs: launchedAt - launched, warmup, version,
   }));
 }
 

@@ -76,6 +76,8 @@ public final class AppVerticle extends VerticleBase {
   private final LocalRateLimiter localLimiter = new LocalRateLimiter();
   private PublicStateHolder holder;
   private Pool pool;
+  /** The job queue's claims, lease moves and progress: asynchronous commit (Database.asyncCommitPool). */
+  private Pool asyncCommits;
   private String setupToken;
 
   public AppVerticle(Config config) {
@@ -115,6 +117,7 @@ public final class AppVerticle extends VerticleBase {
   private Future<?> deployAll(DataRepository repository, TomlCodec codec, PublicState state) {
     holder = new PublicStateHolder(state);
     pool = Database.pool(vertx, config);
+    asyncCommits = Database.asyncCommitPool(vertx, config);
     setupToken = config.setupToken() != null ? config.setupToken() : Tokens.random("sst_");
     PublicStateLoader loader = new PublicStateLoader(repository, codec);
     GitTreeWriter git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery());
@@ -127,6 +130,7 @@ public final class AppVerticle extends VerticleBase {
       RateLimiter limiter = cluster == null ? localLimiter : cluster.rateLimiter(vertx);
       Config.Pipeline pipeline = config.pipeline();
       QueueSignal signal = new QueueSignal();
+      WorkerDirectory workers = new WorkerDirectory();
       // side by side: none of these needs another to start; the purge sweeper and in-process workers
       // send to the writer and the queue, and HTTP serves only once everything answers
       List<Future<?>> deployed = List.of(
@@ -134,8 +138,7 @@ public final class AppVerticle extends VerticleBase {
           deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
               new Attribution(config.noreplyDomain()), handlers, nodeId, storage)),
           vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),
-          vertx.deployVerticle(new JobQueueVerticle(pool, storage, new WorkerDirectory(), signal,
-              pipeline.leaseSeconds(), pipeline.heartbeatSeconds())),
+          deployQueue(pool, storage, signal, workers, pipeline),
           vertx.deployVerticle(new LibraryVerticle(pool, storage)),
           vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
           vertx.deployVerticle(new ModerationVerticle(pool, holder,
@@ -143,7 +146,7 @@ public final class AppVerticle extends VerticleBase {
               config.dataBranch())));
       // meanwhile, on this context: the GraphQL schema every HTTP verticle shares
       HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
-          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx));
+          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx), workers);
       vertx.setPeriodic(60_000, id -> localLimiter.prune());
       return Future.all(deployed)
           .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),
@@ -151,6 +154,18 @@ public final class AppVerticle extends VerticleBase {
           .compose(id -> deployInProcessWorkers(storage))
           .compose(id -> deployHttp(services));
     });
+  }
+
+  /**
+   * The job queue: one instance per HTTP verticle (one per core by default), sharing this node's
+   * worker cache and queue signal, so the queue's work (and its PostgreSQL replies) spreads over
+   * the event loops instead of waiting in one; the event bus hands each message to one of them.
+   */
+  private Future<?> deployQueue(Pool pool, LocalStorage storage, QueueSignal signal, WorkerDirectory workers,
+      Config.Pipeline pipeline) {
+    return vertx.deployVerticle(() -> new JobQueueVerticle(pool, asyncCommits, storage, workers, signal,
+        pipeline.leaseSeconds(), pipeline.heartbeatSeconds()),
+        new DeploymentOptions().setInstances(config.effectiveHttpInstances()));
   }
 
   // ---- cluster (serve --cluster): where the git writer runs
@@ -253,7 +268,8 @@ public final class AppVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    Future<Void> closed = pool == null ? Future.succeededFuture() : pool.close();
+    Future<Void> closed = Future.all(pool == null ? Future.succeededFuture() : pool.close(),
+        asyncCommits == null ? Future.succeededFuture() : asyncCommits.close()).mapEmpty();
     return closed.eventually(() -> vertx.executeBlocking(() -> {
       if (holder != null) {
         Startup.writeSnapshot(config, holder.current()); // the next start reads it instead of every file

@@ -98,6 +98,23 @@ public final class Database {
 
   /** The reactive pool every verticle shares on this node. */
   public static Pool pool(Vertx vertx, Config config) {
+    return build(vertx, config, "shotstash", connectOptions(config));
+  }
+
+  /**
+   * A second pool whose sessions commit asynchronously ({@code synchronous_commit = off}): COMMIT
+   * returns before the WAL reaches the disk, so a crash of PostgreSQL (not of the app) may forget
+   * the last few hundred milliseconds of its commits, never part of one and never out of order: a
+   * later durable commit flushes them too. Only for writes whose loss a crash may undo without harm:
+   * the job queue's claims, lease moves and progress (PIPELINE.md; docs/operations.md says what a
+   * crash of PostgreSQL can undo). Everything else uses {@link #pool}.
+   */
+  public static Pool asyncCommitPool(Vertx vertx, Config config) {
+    return build(vertx, config, "shotstash-async-commit",
+        connectOptions(config).addProperty("synchronous_commit", "off"));
+  }
+
+  private static PgConnectOptions connectOptions(Config config) {
     DatabaseUrl url = config.database();
     PgConnectOptions connect = new PgConnectOptions()
         .setHost(url.host())
@@ -108,8 +125,12 @@ public final class Database {
     if (url.password() != null) {
       connect.setPassword(url.password());
     }
+    return connect;
+  }
+
+  private static Pool build(Vertx vertx, Config config, String name, PgConnectOptions connect) {
     return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(config.dbPoolSize()).setShared(true).setName("shotstash"))
+        .with(new PoolOptions().setMaxSize(config.dbPoolSize()).setShared(true).setName(name))
         .connectingTo(connect)
         .using(vertx)
         .build();

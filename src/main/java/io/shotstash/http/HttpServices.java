@@ -1,5 +1,6 @@
 package io.shotstash.http;
 
+import io.shotstash.pipeline.WorkerDirectory;
 import graphql.GraphQL;
 import io.shotstash.app.Config;
 import io.shotstash.media.Storage;
@@ -22,4 +23,6 @@ public record HttpServices(
     BooleanSupplier migrated,
     Storage storage,
     /** The executable GraphQL schema, built once for every HTTP verticle ({@code GraphqlRoutes.build}). */
-    GraphQL graphql) {}
+    GraphQL graphql,
+    /** This node's cache of authenticated workers, shared with the job queue (which fills and empties it). */
+    WorkerDirectory workers) {}

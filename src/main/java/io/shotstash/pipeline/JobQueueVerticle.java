@@ -39,21 +39,29 @@ import org.slf4j.LoggerFactory;
  * jobs, over PostgreSQL. HTTP workers (through the HTTP verticle) and in-process workers send the
  * same JSON messages; bodies never travel here, only the storage keys they were streamed to.
  * Statements live in {@link PipelineSql}.
+ *
+ * <p>Two pools: {@code pool} commits durably; {@code asyncCommits} does not wait for the WAL flush
+ * and carries only the writes a crash of PostgreSQL may undo without harm (claims, lease moves,
+ * progress, heartbeats: a forgotten claim is a queued job whose holder hears CLAIM_STALE; a
+ * forgotten lease move is at worst a requeue). Outputs, completions, failures, releases and
+ * everything people do commit durably; a durable commit also flushes every earlier one.
  */
 public final class JobQueueVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(JobQueueVerticle.class);
   private static final HexFormat HEX = HexFormat.of();
 
   private final Pool pool;
+  private final Pool asyncCommits;
   private final Storage storage;
   private final WorkerDirectory workers;
   private final QueueSignal signal;
   private final int leaseSeconds;
   private final int heartbeatSeconds;
 
-  public JobQueueVerticle(Pool pool, Storage storage, WorkerDirectory workers, QueueSignal signal, int leaseSeconds,
-      int heartbeatSeconds) {
+  public JobQueueVerticle(Pool pool, Pool asyncCommits, Storage storage, WorkerDirectory workers, QueueSignal signal,
+      int leaseSeconds, int heartbeatSeconds) {
     this.pool = pool;
+    this.asyncCommits = asyncCommits;
     this.storage = storage;
     this.workers = workers;
     this.signal = signal;
@@ -108,10 +116,20 @@ public final class JobQueueVerticle extends VerticleBase {
         }))
         .compose(id -> flipLiveness().map(id))
         .map(id -> {
-          vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", id.toString()));
+          workersChanged(id.toString());
           return new JsonObject().put("workerId", id.toString()).put("token", token).put("contract", Manifest.CONTRACT_MAJOR)
               .put("heartbeatSeconds", heartbeatSeconds).put("leaseSeconds", leaseSeconds);
         });
+  }
+
+  /**
+   * A worker's token, kinds or revocation changed: this node's cache forgets it before the reply
+   * (the HTTP verticles read the same cache, so the worker's next call is checked again), and every
+   * other node hears it on {@code pipeline.workers.changed}.
+   */
+  private void workersChanged(String workerId) {
+    workers.forget(workerId);
+    vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", workerId));
   }
 
   /** {tokenHash (hex)} → {workerId, name, kinds}, from this node's cache when it can. */
@@ -143,7 +161,7 @@ public final class JobQueueVerticle extends VerticleBase {
     List<String> active = msg.getJsonArray("activeJobIds", new JsonArray()).stream().map(Object::toString).toList();
     UUID[] ids = active.stream().map(UUID::fromString).toArray(UUID[]::new);
     String[] kinds = manifest.kinds().toArray(String[]::new);
-    return pool.withTransaction(tx -> tx.preparedQuery(PipelineSql.HEARTBEAT_WORKER)
+    return asyncCommits.withTransaction(tx -> tx.preparedQuery(PipelineSql.HEARTBEAT_WORKER)
             .execute(Tuple.of(workerId, manifest.version(), kinds))
             .compose(r -> tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)))
             .compose(r -> tx.preparedQuery(PipelineSql.HEARTBEAT_JOBS).execute(Tuple.of(workerId, (Object) ids))))
@@ -153,7 +171,7 @@ public final class JobQueueVerticle extends VerticleBase {
           rows.forEach(row -> held.add(row.getUUID("id").toString()));
           List<String> lost = active.stream().filter(id -> !held.contains(id)).toList();
           if (!msg.getJsonArray("previousKinds", new JsonArray()).getList().equals(manifest.kinds())) {
-            vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", workerId.toString()));
+            workersChanged(workerId.toString());
           }
           return new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost));
         });
@@ -163,7 +181,7 @@ public final class JobQueueVerticle extends VerticleBase {
     UUID id = UUID.fromString(msg.getString("workerId"));
     return pool.preparedQuery(PipelineSql.REVOKE_WORKER).execute(Tuple.of(id))
         .compose(rows -> flipLiveness().map(rows)).map(rows -> {
-      vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", id.toString()));
+      workersChanged(id.toString());
       return new JsonObject().put("revoked", rows.size() > 0);
     });
   }
@@ -225,7 +243,7 @@ public final class JobQueueVerticle extends VerticleBase {
     Map<String, Long> versions = signal.versions(kinds);
     String claimToken = Tokens.random("");
     String[] kindArray = kinds.toArray(String[]::new);
-    return pool.preparedQuery(PipelineSql.CLAIM)
+    return asyncCommits.preparedQuery(PipelineSql.CLAIM)
         .execute(Tuple.of(kindArray, workerId, Buffer.buffer(Tokens.sha256(claimToken))))
         .compose(rows -> {
           if (rows.size() == 0) {
@@ -234,8 +252,6 @@ public final class JobQueueVerticle extends VerticleBase {
           Row r = rows.iterator().next();
           String jobId = r.getUUID("id").toString();
           publishJob(jobId, r.getLong("seq"), JobStatus.CLAIMED.wire(), 0);
-          pool.preparedQuery(PipelineSql.TOUCH_WORKER).execute(Tuple.of(workerId))
-              .onFailure(err -> log.warn("could not record that worker {} was seen", workerId, err));
           Object params = r.getValue("params");
           return Future.succeededFuture(new JsonObject().put("job", new JsonObject()
               .put("id", jobId).put("kind", r.getString("kind"))
@@ -308,7 +324,7 @@ public final class JobQueueVerticle extends VerticleBase {
   private Future<JsonObject> progress(JsonObject msg) {
     Claim claim = Claim.of(msg);
     int progress = msg.getInteger("progress");
-    return pool.preparedQuery(PipelineSql.PROGRESS).execute(claim.tuple(progress)).compose(rows -> {
+    return asyncCommits.preparedQuery(PipelineSql.PROGRESS).execute(claim.tuple(progress)).compose(rows -> {
       if (rows.size() == 0) {
         return refusal(null, claim);
       }
@@ -322,7 +338,7 @@ public final class JobQueueVerticle extends VerticleBase {
   /** An upload starts: the claim must hold; the lease moves (the upload may take long). */
   private Future<JsonObject> beginOutput(JsonObject msg) {
     Claim claim = Claim.of(msg);
-    return pool.preparedQuery(PipelineSql.TOUCH_LEASE).execute(claim.tuple()).compose(rows -> rows.size() == 0
+    return asyncCommits.preparedQuery(PipelineSql.TOUCH_LEASE).execute(claim.tuple()).compose(rows -> rows.size() == 0
         ? refusal(null, claim) : Future.succeededFuture(new JsonObject()));
   }
 
@@ -344,56 +360,35 @@ public final class JobQueueVerticle extends VerticleBase {
     });
   }
 
-  /** complete: lock the file row, then the job row; the version is created in the same transaction. */
+  /**
+   * complete: one call of {@code pipeline_complete} (PipelineSql.COMPLETE), which locks the file
+   * row, then the job row, and creates the version in the same transaction; its outcome becomes
+   * the contract's answer here.
+   */
   private Future<JsonObject> complete(JsonObject msg) {
     Claim claim = Claim.of(msg);
-    String[] toDelete = new String[1];
-    return pool.withTransaction(tx -> tx.preparedQuery(PipelineSql.LOCK_FILE_OF_JOB).execute(Tuple.of(claim.job()))
-        .compose(fileRows -> {
-          if (fileRows.size() == 0) {
-            return Future.failedFuture(PipelineErrors.jobNotFound().toException());
-          }
-          boolean trashed = fileRows.iterator().next().getValue("trashed_at") != null;
-          return tx.preparedQuery(PipelineSql.LOCK_JOB).execute(claim.tuple()).compose(jobRows -> {
-            Row j = jobRows.iterator().next();
-            JobStatus status = JobStatus.parse(j.getString("status"));
-            boolean holder = Boolean.TRUE.equals(j.getBoolean("holder"));
-            if (!holder) {
-              return Future.failedFuture(PipelineErrors.claimStale().toException());
-            }
-            if (status.isFinal()) {
-              boolean gone = status == JobStatus.CANCELLED && "file trashed".equals(j.getString("error"));
-              return Future.failedFuture((gone ? PipelineErrors.fileGone() : PipelineErrors.jobTerminal()).toException());
-            }
-            if (trashed) {
-              // forget the output and commit that, then refuse: the file is deleted only once the
-              // row no longer points at it
-              toDelete[0] = j.getString("output_storage_key");
-              return tx.preparedQuery(PipelineSql.DROP_OUTPUT).execute(Tuple.of(claim.job()))
-                  .map(r -> new JsonObject().put("fileGone", true));
-            }
-            UUID versionId = j.getUUID("output_version_id");
-            if (versionId == null) {
-              return Future.failedFuture(PipelineErrors.outputMissing().toException());
-            }
-            return tx.preparedQuery(PipelineSql.INSERT_VERSION).execute(Tuple.tuple(List.of(versionId, j.getUUID("file_id"),
-                    claim.job(), j.getInteger("attempts"), j.getString("kind"), j.getString("output_mime_type"),
-                    j.getString("output_ext"), j.getLong("output_size"), j.getString("output_storage_key"))))
-                .compose(r -> tx.preparedQuery(PipelineSql.MARK_DONE).execute(Tuple.of(claim.job())))
-                .map(r -> new JsonObject().put("status", "done").put("versionId", versionId.toString())
-                    .put("seq", r.iterator().next().getLong("seq")));
-          });
-        }))
-        .compose(done -> {
-          deleteQuietly(toDelete[0]);
-          if (done.getBoolean("fileGone", false)) {
-            publishJobSeqOnly(claim.job());
-            return Future.failedFuture(PipelineErrors.fileGone().toException());
-          }
-          publishJob(claim.job().toString(), done.getLong("seq"), "done", 100);
-          done.remove("seq");
-          return Future.succeededFuture(done);
-        });
+    return pool.preparedQuery(PipelineSql.COMPLETE).execute(claim.tuple()).compose(rows -> {
+      Row r = rows.iterator().next();
+      return switch (r.getString("outcome")) {
+        case "done" -> {
+          publishJob(claim.job().toString(), r.getLong("seq"), "done", 100);
+          yield Future.succeededFuture(new JsonObject().put("status", "done")
+              .put("versionId", r.getUUID("version_id").toString()));
+        }
+        case "output_dropped" -> {
+          // the row no longer points at the output: now it can go
+          deleteQuietly(r.getString("drop_key"));
+          publishJobSeqOnly(claim.job());
+          yield Future.failedFuture(PipelineErrors.fileGone().toException());
+        }
+        case "job_not_found" -> Future.failedFuture(PipelineErrors.jobNotFound().toException());
+        case "claim_stale" -> Future.failedFuture(PipelineErrors.claimStale().toException());
+        case "file_gone" -> Future.failedFuture(PipelineErrors.fileGone().toException());
+        case "job_terminal" -> Future.failedFuture(PipelineErrors.jobTerminal().toException());
+        case "output_missing" -> Future.failedFuture(PipelineErrors.outputMissing().toException());
+        default -> Future.failedFuture(new IllegalStateException("pipeline_complete answered " + r.getString("outcome")));
+      };
+    });
   }
 
   private Future<JsonObject> release(JsonObject msg) {

@@ -32,9 +32,6 @@ final class PipelineSql {
   static final String HEARTBEAT_WORKER =
       "UPDATE pipeline_workers SET last_seen_at = now(), version = $2, kinds = $3 WHERE id = $1 AND revoked_at IS NULL";
 
-  static final String TOUCH_WORKER =
-      "UPDATE pipeline_workers SET last_seen_at = now() WHERE id = $1";
-
   static final String REVOKE_WORKER =
       "UPDATE pipeline_workers SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING token_hash";
 
@@ -54,12 +51,18 @@ final class PipelineSql {
   // ---- the claim ----
 
   /**
-   * Claims the oldest claimable job of the worker's kinds. FOR UPDATE SKIP LOCKED: concurrent
-   * claimers never wait on each other's candidate and never get the same row; a row another
-   * transaction is claiming is simply skipped. Trashed files are skipped (the sweeper cancels their jobs).
+   * Claims the oldest claimable job of the worker's kinds, and records that the worker was seen.
+   * FOR UPDATE SKIP LOCKED: concurrent claimers never wait on each other's candidate and never get
+   * the same row; a row another transaction is claiming is simply skipped. Trashed files are
+   * skipped (the sweeper cancels their jobs). The worker's row is updated in the same statement
+   * (a data-modifying CTE always runs), even when nothing is claimable; it is a non-key column, so
+   * it does not conflict with the claim's foreign-key check on the same row. Runs on the
+   * asynchronous-commit pool ({@code JobQueueVerticle}): a claim a PostgreSQL crash forgets is a
+   * job queued again, which its holder learns as CLAIM_STALE at its next call.
    */
   static final String CLAIM =
-      "WITH candidate AS ("
+      "WITH seen AS (UPDATE pipeline_workers SET last_seen_at = now() WHERE id = $2), "
+          + "candidate AS ("
           + "  SELECT j.id FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL"
           + "  WHERE j.status = 'queued' AND j.kind = ANY($1) AND j.run_after <= now()"
           + "  ORDER BY j.created_at, j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED) "
@@ -108,27 +111,15 @@ final class PipelineSql {
           + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
           + "RETURNING old.previous";
 
-  /** complete, step 1: lock the file row first (trash takes the same lock), then the job row. */
-  static final String LOCK_FILE_OF_JOB =
-      "SELECT f.id, f.trashed_at FROM media_files f WHERE f.id = (SELECT file_id FROM pipeline_jobs WHERE id = $1) FOR UPDATE";
-
-  static final String LOCK_JOB =
-      "SELECT status, (worker_id = $2 AND claim_token_hash = $3) AS holder, file_id, kind, attempts, error, "
-          + "output_version_id, output_storage_key, output_mime_type, output_ext, output_size "
-          + "FROM pipeline_jobs WHERE id = $1 FOR UPDATE";
-
-  static final String INSERT_VERSION =
-      "INSERT INTO processed_versions (id, file_id, job_id, attempt, kind, mime_type, ext, size, storage_key) "
-          + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
-
-  static final String MARK_DONE =
-      "UPDATE pipeline_jobs SET status = 'done', progress = 100, version_id = output_version_id, "
-          + "output_storage_key = NULL, seq = seq + 1, updated_at = now(), finished_at = now() WHERE id = $1 RETURNING seq";
-
-  /** The claimed job's file went to the Trash: forget the output (the caller deletes it). */
-  static final String DROP_OUTPUT =
-      "UPDATE pipeline_jobs SET output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, "
-          + "output_ext = NULL, output_size = NULL, seq = seq + 1, updated_at = now() WHERE id = $1";
+  /**
+   * complete, in one round trip: {@code pipeline_complete} (migration V5) locks the file row, then
+   * the job row, re-checks the holder and the status, and creates the version and marks the job
+   * done in the same transaction; it answers an outcome ({@code done}, {@code job_not_found},
+   * {@code claim_stale}, {@code file_gone}, {@code job_terminal}, {@code output_dropped},
+   * {@code output_missing}) that the caller maps to the contract's answer.
+   */
+  static final String COMPLETE =
+      "SELECT outcome, seq, version_id, drop_key FROM pipeline_complete($1, $2, $3)";
 
   /** release: queued again at once, the attempt given back, the claim and the output dropped. */
   static final String RELEASE =

@@ -148,11 +148,13 @@ public final class PipelineRoutes {
       return Future.failedFuture(PipelineErrors.unauthenticated().toException());
     }
     String hash = HexFormat.of().formatHex(Tokens.sha256(token));
-    return queue(QueueActions.AUTHENTICATE, new JsonObject().put("tokenHash", hash)).compose(w -> {
-      WorkerRef worker = new WorkerRef(w.getString("workerId"), w.getString("name"),
-          w.getJsonArray("kinds").stream().map(Object::toString).toList());
-      ctx.put(WORKER, worker);
-      return limit("pipeline-worker:" + worker.id(), 600, MINUTE);
+    WorkerRef known = services.workers().get(hash); // this node's cache: no round trip to the queue
+    Future<WorkerRef> worker = known != null ? Future.succeededFuture(known)
+        : queue(QueueActions.AUTHENTICATE, new JsonObject().put("tokenHash", hash)).map(w -> new WorkerRef(
+            w.getString("workerId"), w.getString("name"), w.getJsonArray("kinds").stream().map(Object::toString).toList()));
+    return worker.compose(w -> {
+      ctx.put(WORKER, w);
+      return limit("pipeline-worker:" + w.id(), 600, MINUTE);
     });
   }
 
