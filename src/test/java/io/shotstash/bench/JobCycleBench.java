@@ -743,13 +743,13 @@ final class JobCycleBench {
     Row last = rows.get(rows.size() - 1);
     double pgOverGraphile = rows.stream().mapToDouble(r -> r.pgbench().tps() / r.graphile().rate()).max().orElse(Double.NaN);
     return String.format(Locale.ROOT, "**What limits it.** (1) The claim. With %,d jobs queued, `EXPLAIN ANALYZE` of `CLAIM` took"
-        + " **%.2f ms** on the pgbench database: PostgreSQL %s. The only index for it is on `(kind, created_at, id)`, which"
-        + " gives the order `created_at, id` for one kind, not for `kind = ANY($1)`, so every claim costs time in proportion to"
-        + " the queue (the run's other claims pay the same: the app's database holds the same queue). (2) The statements: a"
-        + " cycle is 11 round trips to PostgreSQL and 5 durable commits (graphile-worker: 2 and 2). pgbench running only those"
-        + " statements, with no app at all, reached at most **%.2f×** graphile-worker's rate in this run, so no app built on"
-        + " these statements can reach graphile-worker's rate: that goal needs fewer statements per job. (3) The app's own"
-        + " CPU per job (bullets above) next to PostgreSQL's decides the ratio to pgbench; with HTTP, 4 requests per job on top.%n%n",
+        + " **%.2f ms** on the pgbench database: PostgreSQL %s (the partial index `pipeline_jobs_claim_order` on"
+        + " `(created_at, id) WHERE status = 'queued'`, migration V4). (2) The statements: a cycle is 5 round trips to"
+        + " PostgreSQL and 2 durable commits (graphile-worker: 2 and 2, and no HTTP: its jobs run inside the process that"
+        + " claims them). pgbench running only those statements, with no app at all, reached at most **%.2f×**"
+        + " graphile-worker's rate in this run. (3) The app's own CPU per job (bullets above) next to PostgreSQL's decides"
+        + " the ratio to pgbench; with HTTP, 4 requests per job on top, each a request and its answer through the event"
+        + " bus to the queue.%n%n",
         last.pgbench().queued(), last.pgbench().claimMs(), last.pgbench().claimPlan(), pgOverGraphile);
   }
 
