@@ -523,9 +523,15 @@ public final class GitWriterBench {
     }
 
     record Result(int n, long seedMillis, long loadMillis, Map<Mode, Tally> tallies, Tally pgSelect, Tally pgInsert,
-        long repoBytes, long looseObjects, int packs, int personTreeKb, int evaluationTreeKb, long fullGcMillis) {
+        long repoBytes, long looseObjects, int packs, int personTreeKb, int evaluationTreeKb, long fullGcMillis,
+        long fullGcEveryCommits, long fullGcObjects) {
       Tally get(Mode mode) {
         return tallies.get(mode);
+      }
+
+      /** The full gc's time spread over the commits the policy lets pass between two of them. */
+      double fullGcShareMs() {
+        return fullGcMillis / (double) fullGcEveryCommits;
       }
     }
 
@@ -546,8 +552,8 @@ public final class GitWriterBench {
       vertx = Vertx.vertx();
       Config config = Config.load(Map.of("DATABASE_URL", db.databaseUrl(), "SHOTSTASH_DB_POOL_SIZE", "4"));
       pool = Database.pool(vertx, config);
-      // the repacks between full gcs only, during the measurement; one full gc is timed apart (finish)
-      writerGit = new GitTreeWriter(repository.repository(), BRANCH, config.repackEvery(), Integer.MAX_VALUE);
+      // repacks and their merges as in the app during the measurement; the full gc they lead to is timed apart
+      writerGit = new GitTreeWriter(repository.repository(), BRANCH, config.repackEvery(), false);
       Map<String, WriteHandler> handlers = new HashMap<>();
       for (WriteHandler h : BenchRules.all()) {
         handlers.put(h.action(), h);
@@ -603,6 +609,7 @@ public final class GitWriterBench {
     void resetRepackCounters() {
       writerGit.repackNow();
       sinceRepack = 0;
+      repackedCommits = 0;
       catchUp();
     }
 
@@ -672,6 +679,7 @@ public final class GitWriterBench {
         writerGit.maybeRepack();
         if (++sinceRepack >= options.repackEvery()) {
           sinceRepack = 0;
+          repackedCommits += options.repackEvery();
           tally.repacks++;
           tally.repackNanos += System.nanoTime() - r0;
         }
@@ -732,6 +740,7 @@ public final class GitWriterBench {
       sinceRepack += commits;
       if (sinceRepack >= options.repackEvery()) {
         sinceRepack -= options.repackEvery();
+        repackedCommits += options.repackEvery();
         tally.repacks++;
       }
       writerGit.maybeRepack();
@@ -793,17 +802,29 @@ public final class GitWriterBench {
       System.out.printf(Locale.ROOT, "repository at the end: %.1f MB, %,d loose objects, %d pack files%n",
           size[0] / 1e6, size[1], packs);
       return new Result(n, seedMillis, loadMillis, tallies, pgSelect, pgInsert, size[0], size[1], packs,
-          treeKb("people"), treeKb("person-evaluations"), fullGcMillis);
+          treeKb("people"), treeKb("person-evaluations"), fullGcMillis, fullGcEveryCommits, fullGcObjects);
     }
 
-    /** The full gc the app makes every FULL_GC_EVERY repacks, timed apart after the small-folder commits. */
+    /**
+     * The full gc the app makes once the packs since the last one hold as many objects as it packed
+     * (GitTreeWriter's geometric repacking), timed apart after the small-folder commits.
+     */
     long fullGcMillis;
+    /** Commits between two full gcs at this size: the objects the gc packed / objects a commit adds. */
+    long fullGcEveryCommits;
+    long fullGcObjects;
+    /** Commits the measurement's repacks packed since the last full gc (resetRepackCounters). */
+    long repackedCommits;
 
     void timeFullGc() {
+      double objectsPerCommit = writerGit.objectsPackedSinceFullGc() / (double) Math.max(1, repackedCommits);
       long t0 = System.nanoTime();
       writerGit.repackNow();
       fullGcMillis = (System.nanoTime() - t0) / 1_000_000;
+      fullGcObjects = writerGit.objectsInFullGc();
+      fullGcEveryCommits = Math.max(1, Math.round(fullGcObjects / objectsPerCommit));
       sinceRepack = 0;
+      repackedCommits = 0;
     }
 
     /** Every command made exactly one commit, in one line of history, and memory holds what git holds. */
@@ -1061,10 +1082,12 @@ public final class GitWriterBench {
           + " from elsewhere hits every figure alike. Repacking runs as in the app: the raw loop commits"
           + " through the writer's own `GitTreeWriter` (while the writer is idle), whose one counter repacks"
           + " after every %d commits (`SHOTSTASH_REPACK_EVERY`, default): the objects of those commits into one"
-          + " new pack; the slice that made the last of them waits for it, and the repacks fall evenly on the"
-          + " modes: %d per mode. The app makes every " + GitTreeWriter.FULL_GC_EVERY + "th repack a full JGit gc"
-          + " instead; that one is timed apart, right after each N's small-folder commits, and reported as its"
-          + " share per commit.%n%n",
+          + " new pack, merged with the packs before it like the bits of a binary counter (geometric repacking); the"
+          + " slice that made the last of them waits for it, and the repacks fall evenly on the modes: %d per mode"
+          + " (merges in the same places at both N). The app runs a full JGit gc once the packs made since the last"
+          + " one hold as many objects as it packed, so the bigger the repository the rarer; that one is timed"
+          + " apart, right after each N's small-folder commits, and spread over the commits between two of them"
+          + " (the objects it packed / the objects a commit adds).%n%n",
           EVALUATED, EVALUATED, options.inFlight(), options.slice(), options.commits(), options.warmup(),
           options.repackEvery(), options.commits() / options.repackEvery()));
 
@@ -1237,9 +1260,9 @@ public final class GitWriterBench {
       Scenario.Result big = results.get(results.size() - 1);
       double ratio = rate(big, Mode.PIPELINED) / rate(small, Mode.PIPELINED);
       double[] ci = ratioInterval(small, big, Mode.PIPELINED);
-      // the full gc every FULL_GC_EVERY repacks, spread over the commits it follows
-      double gcShareBig = big.fullGcMillis() / (double) (options.repackEvery() * GitTreeWriter.FULL_GC_EVERY);
-      double gcShareSmall = small.fullGcMillis() / (double) (options.repackEvery() * GitTreeWriter.FULL_GC_EVERY);
+      // the full gc, spread over the commits between two of them
+      double gcShareBig = big.fullGcShareMs();
+      double gcShareSmall = small.fullGcShareMs();
       double withGc = (1000.0 / (1000.0 / rate(big, Mode.PIPELINED) + gcShareBig))
           / (1000.0 / (1000.0 / rate(small, Mode.PIPELINED) + gcShareSmall));
       boolean gcKeepsIt = withGc >= ratio - 0.02; // the full gc's share moves the ratio by less than 2 points
@@ -1263,12 +1286,12 @@ public final class GitWriterBench {
       if (bigRaw.repacks > 0 && smallRaw.repacks > 0) {
         md.append(String.format(Locale.ROOT, ": one repack of %d commits takes %.2f s at %,d people and %.2f s at %,d,"
             + " and the writer waits for it (the repack holds the GitTreeWriter's lock and the writer's ordered worker"
-            + " queue); the full gc made every %d repacks takes %.2f s at %,d people and %.2f s at %,d, i.e."
-            + " %.2f and %.2f ms per commit", options.repackEvery(), bigRaw.repackNanos / 1e9 / bigRaw.repacks, big.n(),
-            smallRaw.repackNanos / 1e9 / smallRaw.repacks, small.n(), GitTreeWriter.FULL_GC_EVERY,
-            big.fullGcMillis() / 1e3, big.n(), small.fullGcMillis() / 1e3, small.n(),
-            big.fullGcMillis() / (double) (options.repackEvery() * GitTreeWriter.FULL_GC_EVERY),
-            small.fullGcMillis() / (double) (options.repackEvery() * GitTreeWriter.FULL_GC_EVERY)));
+            + " queue); the full gc takes %.2f s at %,d people (%,d objects, so one every %,d commits) and %.2f s at"
+            + " %,d (%,d objects, one every %,d commits), i.e. %.2f and %.2f ms per commit", options.repackEvery(),
+            bigRaw.repackNanos / 1e9 / bigRaw.repacks, big.n(), smallRaw.repackNanos / 1e9 / smallRaw.repacks, small.n(),
+            big.fullGcMillis() / 1e3, big.n(), big.fullGcObjects(), big.fullGcEveryCommits(),
+            small.fullGcMillis() / 1e3, small.n(), small.fullGcObjects(), small.fullGcEveryCommits(),
+            big.fullGcShareMs(), small.fullGcShareMs()));
       }
       md.append('.');
       if (ratio < 1.0) {

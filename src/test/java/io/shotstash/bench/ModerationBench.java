@@ -403,8 +403,8 @@ public final class ModerationBench {
       holder = new PublicStateHolder(loader.loadHead());
       loadMillis = (System.nanoTime() - t0) / 1_000_000;
       pool = Database.pool(vertx, config);
-      // the repacks between full gcs only, during the measurement; one full gc is timed apart (fullGc)
-      git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery(), Integer.MAX_VALUE);
+      // repacks and their merges as in the app during the measurement; the full gc is timed apart (timeFullGc)
+      git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery(), false);
       vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec, attribution, WriteRules.all(),
           "bench-" + instance.n)).await();
       writes = new PublicDataClient(vertx);
@@ -483,13 +483,18 @@ public final class ModerationBench {
       }
     }
 
-    /** The full gc the app makes every FULL_GC_EVERY repacks, in ms. */
+    /** The full gc the app makes once the packs since the last one hold as many objects as it packed, in ms. */
     long fullGcMillis;
+    /** Commits between two full gcs at this size: the objects the gc packed / the objects a commit adds. */
+    long fullGcEveryCommits;
 
-    void timeFullGc() {
+    /** {@code repacked}: the commits the measurement's repacks packed since the last full gc. */
+    void timeFullGc(long repacked) {
+      double objectsPerCommit = git.objectsPackedSinceFullGc() / (double) Math.max(1, repacked);
       long t0 = System.nanoTime();
       git.repackNow();
       fullGcMillis = (System.nanoTime() - t0) / 1_000_000;
+      fullGcEveryCommits = Math.max(1, Math.round(git.objectsInFullGc() / objectsPerCommit));
     }
 
     long commitsOnBranch() throws IOException {
@@ -559,8 +564,8 @@ public final class ModerationBench {
         BenchSupport.log("%s", line);
       }
       for (VoteScenario s : scenarios) {
-        s.timeFullGc();
         long expected = s.raw.commits + s.writer.commits;
+        s.timeFullGc(expected / GitTreeWriter.DEFAULT_REPACK_EVERY * GitTreeWriter.DEFAULT_REPACK_EVERY);
         BenchSupport.log("N = %,d: %,d commits on the branch after the run (%,d measured)", s.instance.n,
             s.commitsOnBranch(), expected);
       }
@@ -640,9 +645,10 @@ public final class ModerationBench {
         + " the same message through the same path-only JGit plumbing (`GitTreeWriter.commit`) on the same"
         + " repository. Both modes at both sizes are interleaved in slices of %d commits, %d rounds, after %d"
         + " warm-up commits each; repacking (every 500 commits, the objects of those commits into one new pack)"
-        + " runs as in the app and falls evenly on the modes: the writer repacks on its worker queue right after"
-        + " replying, and its slice ends only once that repack is done. The full JGit gc the app makes every "
-        + GitTreeWriter.FULL_GC_EVERY + " repacks is timed apart, after the rounds. Votes are measured in-process: the HTTP route allows one account 30 writes a minute,"
+        + " runs as in the app (merges included) and falls evenly on the modes: the writer repacks on its worker"
+        + " queue right after replying, and its slice ends only once that repack is done. The full JGit gc the app"
+        + " makes once the packs since the last one hold as many objects as it packed is timed apart, after the"
+        + " rounds, and spread over the commits between two of them (its objects / the objects a commit adds). Votes are measured in-process: the HTTP route allows one account 30 writes a minute,"
         + " which would measure that limit, not the writer.%n%n", votes.inFlight, votes.slice, votes.commits / votes.slice,
         votes.warmup));
     md.append("| members | raw JGit (commits/s) | git writer, vote rule (commits/s) | writer / raw | full gc (s) |"
@@ -651,7 +657,7 @@ public final class ModerationBench {
     for (VoteScenario s : votes.scenarios) {
       md.append(String.format(Locale.ROOT, "| %,d | %.0f | **%.0f** | %.2f × | %.2f | %.2f | %,d |%n", s.instance.n,
           s.raw.perSecond(), s.writer.perSecond(), s.writer.perSecond() / s.raw.perSecond(), s.fullGcMillis / 1e3,
-          s.fullGcMillis / (500.0 * GitTreeWriter.FULL_GC_EVERY), s.loadMillis));
+          s.fullGcMillis / (double) s.fullGcEveryCommits, s.loadMillis));
     }
     double busy = BenchSupport.medianOf(votes.busy);
     md.append(String.format(Locale.ROOT, "%nAll cores were %.0f%% busy during a median round (this run included).%n%n",

@@ -21,6 +21,7 @@ import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.internal.storage.file.GC;
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.internal.storage.file.Pack;
 import org.eclipse.jgit.internal.storage.pack.PackWriter;
 import org.eclipse.jgit.lib.AnyObjectId;
 import org.eclipse.jgit.lib.CommitBuilder;
@@ -64,10 +65,11 @@ public final class GitTreeWriter implements AutoCloseable {
     /** How many commits {@link #maybeRepack()} lets accumulate before packing loose objects. */
     public static final int DEFAULT_REPACK_EVERY = 500;
     /**
-     * Every this many repacks is a full git gc; the ones between pack only the objects of the
-     * commits since the previous repack, so their cost does not grow with the repository.
+     * How long a pack replaced by a merge stays on disk, as JGit's gc keeps the packs it replaces
+     * ({@code gc.prunePackExpire}, one hour): a reader in another process (a backup, a clone) that
+     * listed it a moment ago can still read it.
      */
-    public static final int FULL_GC_EVERY = 10;
+    static final long REPLACED_PACK_EXPIRE_MILLIS = 60 * 60 * 1000L;
     /** A branch lock older than this was left by a writer that died mid-update (an update holds it for milliseconds). */
     static final long STALE_LOCK_MILLIS = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(GitTreeWriter.class);
@@ -78,12 +80,15 @@ public final class GitTreeWriter implements AutoCloseable {
     private final Repository repo;
     private final String refName;
     private final int repackEvery;
-    private final int fullGcEvery;
+    private final boolean fullGcs;
     private int commitsSinceRepack;
-    /** The branch head at the last repack: everything reachable from it is packed. Null: not known (no repack yet). */
-    private ObjectId packedUpTo;
-    private int repacksSinceFullGc;
+    /** What the packs hold since the last full gc, and when to merge them or gc (geometric repacking). */
+    private final PackLayers layers = new PackLayers();
+    /** Packs a merge replaced, deleted once {@link #REPLACED_PACK_EXPIRE_MILLIS} old. */
+    private final List<Replaced> replaced = new ArrayList<>();
     private boolean closed;
+
+    private record Replaced(List<File> files, long atMillis) {}
 
     /** A writer for {@code refs/heads/<branch>} that repacks every {@value #DEFAULT_REPACK_EVERY} commits. */
     public GitTreeWriter(Repository repo, String branch) {
@@ -93,21 +98,19 @@ public final class GitTreeWriter implements AutoCloseable {
     /**
      * A writer for {@code refs/heads/<branch>}.
      *
-     * @param repackEvery how many commits {@link #maybeRepack()} waits before running git gc
+     * @param repackEvery how many commits {@link #maybeRepack()} waits before packing them
      */
     public GitTreeWriter(Repository repo, String branch, int repackEvery) {
-        this(repo, branch, repackEvery, FULL_GC_EVERY);
+        this(repo, branch, repackEvery, true);
     }
 
     /**
-     * A writer for {@code refs/heads/<branch>} whose every {@code fullGcEvery}th repack is a full gc
-     * (benchmarks time the full gc apart with a large value and {@link #repackNow}).
+     * A writer for {@code refs/heads/<branch>}; with {@code fullGcs} false, {@link #maybeRepack()}
+     * packs and merges layers but never runs the full gc that is due (benchmarks time it apart with
+     * {@link #repackNow} and spread it over the commits the policy lets pass before it).
      */
-    public GitTreeWriter(Repository repo, String branch, int repackEvery, int fullGcEvery) {
-        if (fullGcEvery < 1) {
-            throw new IllegalArgumentException("fullGcEvery must be positive: " + fullGcEvery);
-        }
-        this.fullGcEvery = fullGcEvery;
+    public GitTreeWriter(Repository repo, String branch, int repackEvery, boolean fullGcs) {
+        this.fullGcs = fullGcs;
         this.repo = Objects.requireNonNull(repo, "repo");
         this.refName = Constants.R_HEADS + Objects.requireNonNull(branch, "branch");
         if (!Repository.isValidRefName(refName)) {
@@ -201,61 +204,103 @@ public final class GitTreeWriter implements AutoCloseable {
     }
 
     /**
-     * Packs loose objects once {@code repackEvery} commits have been made since the last pack:
-     * usually only the objects of those commits ({@link #packRecentCommits}), every
-     * {@code fullGcEvery}th time ({@value #FULL_GC_EVERY} by default) and the first time a full git
-     * gc ({@link #repackNow}).
-     * Runs synchronously on the calling thread, so call it from the writer's thread right after
-     * a commit (never from an event loop); a full gc may take seconds on a big repository.
+     * Packs loose objects once {@code repackEvery} commits have been made since the last pack
+     * (geometric repacking, {@link PackLayers}): one new pack of the objects of those commits; then,
+     * like the digits of a binary counter, the newest packs merged into one when the pack below them
+     * is less than twice their size; and a full git gc ({@link #repackNow}) once the packs made
+     * since the last one hold as many objects as it packed, or when nothing is known yet (the first
+     * repack after a start). Runs synchronously on the calling thread, so call it from the writer's
+     * thread right after a commit (never from an event loop).
      */
     public synchronized void maybeRepack() {
-        if (commitsSinceRepack >= repackEvery) {
-            if (packedUpTo == null || repacksSinceFullGc + 1 >= fullGcEvery || !(repo instanceof FileRepository)) {
-                repackNow();
-            } else {
-                packRecentCommits();
-            }
+        if (commitsSinceRepack < repackEvery) {
+            return;
         }
+        ObjectId head = head();
+        if (!layers.known() || !(repo instanceof FileRepository) || head == null) {
+            repackNow();
+            return;
+        }
+        if (!head.equals(layers.packedUpTo())) {
+            PackLayers.Layer fresh = writeLayer(layers.packedUpTo(), head);
+            layers.add(fresh);
+        }
+        if (fullGcs && layers.fullGcDue()) {
+            repackNow();
+            return;
+        }
+        List<PackLayers.Layer> merge = layers.toMerge();
+        if (!merge.isEmpty()) {
+            PackLayers.Layer into = writeLayer(merge.get(0).from(), head);
+            layers.merged(merge, into);
+            replace(merge, into);
+        }
+        deleteExpiredReplacedPacks(System.currentTimeMillis());
+        commitsSinceRepack = 0;
     }
 
     /**
      * Runs git gc now: packs every reachable object and the refs. Only loose objects older than
      * the gc prune expiry (two weeks by default) are deleted, so objects of a commit that was just
-     * written, or of a concurrent reader's snapshot, are never lost.
+     * written, or of a concurrent reader's snapshot, are never lost; the packs it replaces stay for
+     * {@code gc.prunePackExpire} (one hour).
      */
     public synchronized void repackNow() {
         ensureOpen();
         ObjectId head = head();
-        try (Git git = Git.wrap(repo)) {
-            git.gc().call();
-        } catch (GitAPIException e) {
+        try {
+            if (repo instanceof FileRepository file) {
+                long objects = 0;
+                for (Pack pack : new GC(file).gc().get()) {
+                    objects += pack.getIndex().getObjectCount();
+                }
+                layers.fullGc(head, objects);
+            } else {
+                try (Git git = Git.wrap(repo)) {
+                    git.gc().call();
+                }
+            }
+        } catch (GitAPIException | IOException | java.text.ParseException | java.util.concurrent.ExecutionException e) {
             throw new UncheckedIOException(new IOException("git gc failed on " + repo.getDirectory(), e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new IOException("git gc interrupted on " + repo.getDirectory(), e));
         }
         commitsSinceRepack = 0;
-        packedUpTo = head;
-        repacksSinceFullGc = 0;
+    }
+
+    /** Objects the last full gc of this writer packed (-1: none since it was made). */
+    public synchronized long objectsInFullGc() {
+        return layers.baseObjects();
+    }
+
+    /** Objects in the packs this writer made since its last full gc (they trigger the next one). */
+    public synchronized long objectsPackedSinceFullGc() {
+        return layers.layeredObjects();
+    }
+
+    /** Pack files this writer made since its last full gc (after merges). */
+    public synchronized int packsSinceFullGc() {
+        return layers.layers().size();
     }
 
     /**
-     * {@code git repack -d} without {@code -a}: one new pack of the objects reachable from the head
-     * but not from the head at the last repack (already packed), then {@code git prune-packed}
-     * deletes the loose copies. The pack file is written first and its index last, each under a
-     * temporary name and renamed into place, so a reader never sees half a pack; a loose object is
-     * deleted only once a pack holds it. Loose objects no commit reaches (a lost compare-and-set)
-     * stay until the next full gc.
+     * One new pack of the objects reachable from {@code to} but not from {@code from} (already
+     * packed), then {@code git prune-packed} deletes the loose copies. The pack file is written
+     * first and its index last, each under a temporary name and renamed into place, so a reader
+     * never sees half a pack; a loose object is deleted only once a pack holds it. Loose objects no
+     * commit reaches (a lost compare-and-set) stay until the next full gc.
      */
-    private void packRecentCommits() {
+    private PackLayers.Layer writeLayer(ObjectId from, ObjectId to) {
         ensureOpen();
-        ObjectId head = head();
-        if (head == null) {
-            return;
-        }
         File packDir = ((ObjectDirectory) repo.getObjectDatabase()).getPackDirectory();
         File pack = null;
         File index = null;
         try (ObjectReader reader = repo.newObjectReader(); PackWriter packer = new PackWriter(new PackConfig(repo), reader)) {
-            packer.preparePack(NullProgressMonitor.INSTANCE, Set.of(head), Set.of(packedUpTo));
-            if (packer.getObjectCount() > 0) {
+            packer.preparePack(NullProgressMonitor.INSTANCE, Set.of(to), Set.of(from));
+            long objects = packer.getObjectCount();
+            String name = null;
+            if (objects > 0) {
                 pack = File.createTempFile("incoming_", ".pack.tmp", packDir);
                 index = File.createTempFile("incoming_", ".idx.tmp", packDir);
                 try (OutputStream out = new BufferedOutputStream(new FileOutputStream(pack))) {
@@ -266,20 +311,49 @@ public final class GitTreeWriter implements AutoCloseable {
                 }
                 readOnlyForAll(pack);
                 readOnlyForAll(index);
-                String name = "pack-" + packer.computeName().name();
+                name = "pack-" + packer.computeName().name();
                 Files.move(pack.toPath(), packDir.toPath().resolve(name + ".pack"), StandardCopyOption.ATOMIC_MOVE);
                 Files.move(index.toPath(), packDir.toPath().resolve(name + ".idx"), StandardCopyOption.ATOMIC_MOVE);
                 new GC((FileRepository) repo).prunePacked();
             }
+            return new PackLayers.Layer(from, to, objects, name);
         } catch (IOException e) {
-            throw new UncheckedIOException("packing the last commits of " + repo.getDirectory() + " failed", e);
+            throw new UncheckedIOException("packing the commits of " + repo.getDirectory() + " up to " + to.name()
+                + " failed", e);
         } finally {
             deleteQuietly(pack);
             deleteQuietly(index);
         }
-        commitsSinceRepack = 0;
-        packedUpTo = head;
-        repacksSinceFullGc++;
+    }
+
+    /** The packs of {@code merged} are in {@code into} now: they go once expired (a merge of one name keeps it). */
+    private void replace(List<PackLayers.Layer> merged, PackLayers.Layer into) {
+        File packDir = ((ObjectDirectory) repo.getObjectDatabase()).getPackDirectory();
+        List<File> files = new ArrayList<>();
+        for (PackLayers.Layer layer : merged) {
+            if (layer.packName() != null && !layer.packName().equals(into.packName())) {
+                files.add(new File(packDir, layer.packName() + ".idx")); // the index first, as git deletes them
+                files.add(new File(packDir, layer.packName() + ".pack"));
+            }
+        }
+        if (!files.isEmpty()) {
+            replaced.add(new Replaced(files, System.currentTimeMillis()));
+        }
+    }
+
+    /**
+     * Deletes the replaced packs older than {@link #REPLACED_PACK_EXPIRE_MILLIS}. JGit lists packs
+     * newest first, so the merged pack answers for their objects long before; should a lookup still
+     * reach a deleted one, JGit drops it from its list.
+     */
+    void deleteExpiredReplacedPacks(long nowMillis) {
+        for (var it = replaced.iterator(); it.hasNext(); ) {
+            Replaced r = it.next();
+            if (nowMillis - r.atMillis() >= REPLACED_PACK_EXPIRE_MILLIS) {
+                r.files().forEach(GitTreeWriter::deleteQuietly);
+                it.remove();
+            }
+        }
     }
 
     /** As git leaves its packs (0444): a temporary file starts readable by its owner only. */

@@ -333,56 +333,67 @@ class GitTreeWriterTest {
     }
 
     @Test
-    void repacksBetweenFullGcsPackOnlyTheCommitsSinceTheLastOne() throws Exception {
+    void repacksMergeLikeABinaryCounterAndGcOnceTheyHoldAsMuchAsTheBase() throws Exception {
         try (GitTreeWriter everyTwo = new GitTreeWriter(repo, BRANCH, 2)) {
-            ObjectId head = null;
-            for (int i = 0; i < 2; i++) {
-                head = ((CommitResult.Committed) everyTwo.commit(head, List.of(put("a/" + i + ".toml", "a" + i)), AUTHOR, "a" + i)).commit();
+            // a base of 100 records (and the trees and commits around them)
+            List<PathChange> seed = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                seed.add(put("seed/" + i + ".toml", "s" + i));
             }
+            ObjectId head = ((CommitResult.Committed) everyTwo.commit(null, seed, AUTHOR, "seed")).commit();
+            head = ((CommitResult.Committed) everyTwo.commit(head, List.of(put("a/0.toml", "a0")), AUTHOR, "a0")).commit();
             everyTwo.maybeRepack(); // the first repack is a full gc
             assertThat(looseObjectCount()).isZero();
-            Set<String> indexes = packIndexes();
-            for (int round = 1; round < GitTreeWriter.FULL_GC_EVERY; round++) {
+            long base = everyTwo.objectsInFullGc();
+            assertThat(base).isEqualTo(100 + 2 + 1 + 4); // blobs, seed tree, root, commit; then a0's four
+            // 8 objects a round; packs of 8, 16, 32, 64 objects like the bits of the round number
+            int[] packsAfterRound = {1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3};
+            Set<String> before = packIndexes();
+            int round = 0;
+            while (everyTwo.objectsPackedSinceFullGc() + 8 < base) {
                 for (int i = 0; i < 2; i++) {
                     head = ((CommitResult.Committed) everyTwo.commit(head, List.of(put("b/" + round + "-" + i + ".toml",
                             "b" + round + i)), AUTHOR, "b" + round + i)).commit();
                 }
                 everyTwo.maybeRepack();
+                round++;
                 assertThat(looseObjectCount()).as("round %d", round).isZero();
-                Set<String> now = packIndexes();
-                Set<String> added = new HashSet<>(now);
-                added.removeAll(indexes);
-                assertThat(now).containsAll(indexes); // nothing rewritten
-                assertThat(added).hasSize(1);
                 // per commit: its blob, the b tree, the root tree and the commit
-                Path addedIndex = gitDir.resolve("objects/pack").resolve(added.iterator().next());
-                assertThat(PackIndex.open(addedIndex.toFile()).getObjectCount()).isEqualTo(8);
-                // read-only for everyone, as git leaves its packs
-                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(addedIndex))).isEqualTo("r--r--r--");
-                Path addedPack = addedIndex.resolveSibling(addedIndex.getFileName().toString().replace(".idx", ".pack"));
-                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(addedPack))).isEqualTo("r--r--r--");
-                indexes = now;
+                assertThat(everyTwo.objectsPackedSinceFullGc()).as("round %d", round).isEqualTo(8L * round);
+                assertThat(everyTwo.packsSinceFullGc()).as("round %d", round).isEqualTo(packsAfterRound[round - 1]);
+                Set<String> added = new HashSet<>(packIndexes());
+                added.removeAll(before);
+                // the round's pack, and in a round that merges, the merged pack (the round's is replaced at once)
+                boolean merged = round > 1 && packsAfterRound[round - 1] <= packsAfterRound[round - 2];
+                assertThat(added).as("round %d", round).hasSize(merged ? 2 : 1);
+                for (String index : added) {
+                    // read-only for everyone, as git leaves its packs
+                    Path addedIndex = gitDir.resolve("objects/pack").resolve(index);
+                    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(addedIndex))).isEqualTo("r--r--r--");
+                    Path addedPack = addedIndex.resolveSibling(index.replace(".idx", ".pack"));
+                    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(addedPack))).isEqualTo("r--r--r--");
+                }
+                before = packIndexes(); // the packs a merge replaced stay on disk for an hour
             }
-            assertThat(files(head)).hasSize(2 + 2 * (GitTreeWriter.FULL_GC_EVERY - 1));
-            // the FULL_GC_EVERY-th repack is a full gc again: one pack holds everything
+            assertThat(round).isEqualTo(13); // a 14th round of 8 reaches the base of 107
+            // an hour later the replaced packs go, and everything still reads back
+            everyTwo.deleteExpiredReplacedPacks(System.currentTimeMillis() + GitTreeWriter.REPLACED_PACK_EXPIRE_MILLIS + 1);
+            assertThat(packIndexes()).hasSize(1 + packsAfterRound[round - 1]);
+            assertThat(packCount()).isEqualTo(1 + packsAfterRound[round - 1]);
+            assertThat(files(head)).hasSize(101 + 2 * round);
+            // the round whose packs reach the base's size runs a full gc: one pack holds everything
             for (int i = 0; i < 2; i++) {
                 head = ((CommitResult.Committed) everyTwo.commit(head, List.of(put("c/" + i + ".toml", "c" + i)), AUTHOR, "c" + i)).commit();
             }
             everyTwo.maybeRepack();
+            assertThat(everyTwo.packsSinceFullGc()).isZero();
+            assertThat(everyTwo.objectsInFullGc()).isEqualTo(base + 8L * (round + 1));
             assertThat(looseObjectCount()).isZero();
-            long everything = 0;
-            for (String name : packIndexes()) {
-                if (!indexes.contains(name)) {
-                    everything = Math.max(everything,
-                            PackIndex.open(gitDir.resolve("objects/pack").resolve(name).toFile()).getObjectCount());
-                }
-            }
-            assertThat(everything).isGreaterThan(8 * GitTreeWriter.FULL_GC_EVERY);
-            assertThat(files(head)).hasSize(4 + 2 * (GitTreeWriter.FULL_GC_EVERY - 1));
-            // and the repository is sound: every object of every commit reads back
+            assertThat(files(head)).hasSize(103 + 2 * round);
             try (Git git = Git.wrap(repo)) {
-                assertThat(git.log().add(head).call()).hasSize(2 * (GitTreeWriter.FULL_GC_EVERY + 1));
+                assertThat(git.log().add(head).call()).hasSize(2 + 2 * (round + 1));
             }
+            assertFsckStrictPasses();
         }
     }
 
