@@ -1155,8 +1155,9 @@ public final class GitWriterBench {
         md.append(String.format(Locale.ROOT, "%s%,d people: %.0f MB in %d pack files, %,d loose objects",
             r == first ? "" : "; ", r.n(), r.repoBytes() / 1e6, r.packs(), r.looseObjects()));
       }
-      md.append(". JGit's gc keeps the pack files it replaces for `gc.prunePackExpire` (one hour by default),"
-          + " so every repack adds a full copy of the repository for an hour.\n\n");
+      md.append(". The pack files a full gc or a merge replaces stay for an hour (`gc.prunePackExpire`, and the"
+          + " writer's own expiry for merges), so they are counted here: a full gc adds a copy of the repository"
+          + " for an hour, a merge a copy of the packs it merged.\n\n");
 
       md.append("### Goals\n\n");
       md.append(goals(options, results, smallLoad));
