@@ -36,6 +36,7 @@ import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.TreeFormatter;
+import org.eclipse.jgit.revwalk.ObjectWalk;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.pack.PackConfig;
 import org.eclipse.jgit.treewalk.CanonicalTreeParser;
@@ -205,9 +206,9 @@ public final class GitTreeWriter implements AutoCloseable {
 
     /**
      * Packs loose objects once {@code repackEvery} commits have been made since the last pack
-     * (geometric repacking, {@link PackLayers}): one new pack of the objects of those commits; then,
-     * like the digits of a binary counter, the newest packs merged into one when the pack below them
-     * is less than twice their size; and a full git gc ({@link #repackNow}) once the packs made
+     * (geometric repacking, {@link PackLayers}): one new pack of the objects of those commits, or,
+     * like the digits of a binary counter, one pack of them and the newest packs when the pack below
+     * those is less than twice their size; or a full git gc ({@link #repackNow}) once the packs made
      * since the last one hold as many objects as it packed, or when nothing is known yet (the first
      * repack after a start). Runs synchronously on the calling thread, so call it from the writer's
      * thread right after a commit (never from an event loop).
@@ -222,18 +223,20 @@ public final class GitTreeWriter implements AutoCloseable {
             return;
         }
         if (!head.equals(layers.packedUpTo())) {
-            PackLayers.Layer fresh = writeLayer(layers.packedUpTo(), head);
-            layers.add(fresh);
-        }
-        if (fullGcs && layers.fullGcDue()) {
-            repackNow();
-            return;
-        }
-        List<PackLayers.Layer> merge = layers.toMerge();
-        if (!merge.isEmpty()) {
-            PackLayers.Layer into = writeLayer(merge.get(0).from(), head);
-            layers.merged(merge, into);
-            replace(merge, into);
+            // decide on the count first, so that each repack writes exactly one pack (or runs the gc)
+            long fresh = countObjects(layers.packedUpTo(), head);
+            if (fullGcs && layers.fullGcDueWith(fresh)) {
+                repackNow();
+                return;
+            }
+            List<PackLayers.Layer> merge = layers.toMergeWith(fresh);
+            if (merge.isEmpty()) {
+                layers.add(writeLayer(layers.packedUpTo(), head));
+            } else {
+                PackLayers.Layer into = writeLayer(merge.get(0).from(), head);
+                layers.merged(merge, into);
+                replace(merge, into);
+            }
         }
         deleteExpiredReplacedPacks(System.currentTimeMillis());
         commitsSinceRepack = 0;
@@ -323,6 +326,25 @@ public final class GitTreeWriter implements AutoCloseable {
         } finally {
             deleteQuietly(pack);
             deleteQuietly(index);
+        }
+    }
+
+    /** How many objects are reachable from {@code to} but not from {@code from}: a walk, no packing. */
+    private long countObjects(ObjectId from, ObjectId to) {
+        try (ObjectWalk walk = new ObjectWalk(repo)) {
+            walk.markStart(walk.parseAny(to));
+            walk.markUninteresting(walk.parseAny(from));
+            long count = 0;
+            while (walk.next() != null) {
+                count++;
+            }
+            while (walk.nextObject() != null) {
+                count++;
+            }
+            return count;
+        } catch (IOException e) {
+            throw new UncheckedIOException("counting the objects of " + repo.getDirectory() + " up to " + to.name()
+                + " failed", e);
         }
     }
 

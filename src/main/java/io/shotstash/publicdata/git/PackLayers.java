@@ -12,9 +12,9 @@ import org.eclipse.jgit.lib.ObjectId;
  * <p>The <em>base</em> is what the last full gc packed. After it, each repack writes a
  * <em>layer</em>: one pack of the objects reachable from the head but not from the previous
  * layer's head. Layers are merged like the digits of a binary counter: whenever the layer below the
- * newest ones holds fewer than {@value #FACTOR} times as many objects as those above it together,
- * they become one pack (objects reachable from the head but not from the oldest merged layer's
- * start). So the number of packs grows with the logarithm of the commits since the full gc, and an
+ * new commits' objects holds fewer than {@value #FACTOR} times as many objects as those above it
+ * together, they are written as one pack (objects reachable from the head but not from the oldest
+ * merged layer's start) instead of a pack for the new commits alone. So the number of packs grows with the logarithm of the commits since the full gc, and an
  * object is rewritten about that many times.
  *
  * <p>A full gc rewrites the whole repository, so it runs only once the layers together hold as many
@@ -69,7 +69,12 @@ final class PackLayers {
 
   /** The layers together hold as many objects as the base: time for a full gc. */
   boolean fullGcDue() {
-    return known() && layeredObjects() >= baseObjects;
+    return fullGcDueWith(0);
+  }
+
+  /** With a new layer of {@code fresh} objects, the layers would hold as many objects as the base. */
+  boolean fullGcDueWith(long fresh) {
+    return known() && layeredObjects() + fresh >= baseObjects;
   }
 
   long baseObjects() {
@@ -85,31 +90,32 @@ final class PackLayers {
   }
 
   /**
-   * The newest layers to merge into one now (oldest first; empty when none): starting from the
-   * newest, a layer joins while it holds fewer than {@value #FACTOR} times the objects of those
-   * already taken.
+   * The newest layers a new layer of {@code fresh} objects merges with (oldest first; empty: it
+   * stands on its own): starting from the new one, the layer below joins while it holds fewer than
+   * {@value #FACTOR} times the objects of those already taken. The writer then writes one pack for
+   * all of them and the new commits, instead of a pack it would replace at once.
    */
-  List<Layer> toMerge() {
-    int first = layers.size() - 1;
-    if (first < 1) {
-      return List.of();
-    }
-    long above = layers.get(first).objects();
+  List<Layer> toMergeWith(long fresh) {
+    int first = layers.size();
+    long above = fresh;
     while (first > 0 && layers.get(first - 1).objects() < FACTOR * above) {
       first--;
       above += layers.get(first).objects();
     }
-    return first == layers.size() - 1 ? List.of() : List.copyOf(layers.subList(first, layers.size()));
+    return List.copyOf(layers.subList(first, layers.size()));
   }
 
-  /** The newest {@code merged.size()} layers were written again as {@code into}. */
+  /**
+   * The newest {@code merged.size()} layers were written again, with the commits since the last of
+   * them, as {@code into} (which starts where the oldest of them started).
+   */
   void merged(List<Layer> merged, Layer into) {
     int from = layers.size() - merged.size();
     if (merged.isEmpty() || from < 0 || !layers.subList(from, layers.size()).equals(merged)) {
       throw new IllegalArgumentException("only the newest layers merge");
     }
-    if (!into.from().equals(merged.get(0).from()) || !into.to().equals(merged.get(merged.size() - 1).to())) {
-      throw new IllegalArgumentException("a merged layer spans the layers it replaces");
+    if (!into.from().equals(merged.get(0).from())) {
+      throw new IllegalArgumentException("a merged layer starts where the layers it replaces started");
     }
     layers.subList(from, layers.size()).clear();
     layers.add(into);

@@ -15,10 +15,11 @@ class PackLayersTest {
 
   /** Adds a layer of {@code objects} up to commit {@code to}, and merges as the writer does. */
   private static void repack(PackLayers layers, int to, long objects) {
-    layers.add(new PackLayers.Layer(layers.packedUpTo(), id(to), objects, "pack-" + to));
-    List<PackLayers.Layer> merge = layers.toMerge();
-    if (!merge.isEmpty()) {
-      long sum = merge.stream().mapToLong(PackLayers.Layer::objects).sum();
+    List<PackLayers.Layer> merge = layers.toMergeWith(objects);
+    if (merge.isEmpty()) {
+      layers.add(new PackLayers.Layer(layers.packedUpTo(), id(to), objects, "pack-" + to));
+    } else {
+      long sum = merge.stream().mapToLong(PackLayers.Layer::objects).sum() + objects;
       layers.merged(merge, new PackLayers.Layer(merge.get(0).from(), id(to), sum, "merged-" + to));
     }
   }
@@ -62,10 +63,8 @@ class PackLayersTest {
     for (int i = 1; i <= 1024; i++) {
       int before = layers.layers().size();
       repack(layers, i, 100);
-      written += 100;
-      if (layers.layers().size() <= before) { // a merge wrote the merged pack
-        written += layers.layers().get(layers.layers().size() - 1).objects();
-      }
+      // a repack writes one pack: the new objects alone, or merged with the newest packs
+      written += layers.layers().size() <= before ? layers.layers().get(layers.layers().size() - 1).objects() : 100;
       most = Math.max(most, layers.layers().size());
     }
     assertThat(most).isLessThanOrEqualTo(11); // log2(1024) + 1
@@ -107,11 +106,11 @@ class PackLayersTest {
         .isInstanceOf(IllegalArgumentException.class);
     layers.add(new PackLayers.Layer(id(0), id(1), 10, "a"));
     layers.add(new PackLayers.Layer(id(1), id(2), 10, "b"));
-    List<PackLayers.Layer> merge = layers.toMerge();
+    List<PackLayers.Layer> merge = layers.toMergeWith(10);
     assertThat(merge).hasSize(2);
-    assertThatThrownBy(() -> layers.merged(merge, new PackLayers.Layer(id(1), id(2), 20, "m")))
+    assertThatThrownBy(() -> layers.merged(merge, new PackLayers.Layer(id(1), id(3), 30, "m")))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> layers.merged(merge.subList(0, 1), new PackLayers.Layer(id(0), id(1), 10, "m")))
+    assertThatThrownBy(() -> layers.merged(merge.subList(0, 1), new PackLayers.Layer(id(0), id(3), 30, "m")))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new PackLayers.Layer(id(0), id(1), -1, "n")).isInstanceOf(IllegalArgumentException.class);
   }
