@@ -138,7 +138,7 @@ public final class AppVerticle extends VerticleBase {
           deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
               new Attribution(config.noreplyDomain()), handlers, nodeId, storage)),
           vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),
-          deployQueue(pool, storage, signal, workers, pipeline),
+          deployQueue(storage, signal, workers, pipeline),
           vertx.deployVerticle(new LibraryVerticle(pool, storage)),
           vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
           vertx.deployVerticle(new ModerationVerticle(pool, holder,
@@ -161,7 +161,7 @@ public final class AppVerticle extends VerticleBase {
    * worker cache and queue signal, so the queue's work (and its PostgreSQL replies) spreads over
    * the event loops instead of waiting in one; the event bus hands each message to one of them.
    */
-  private Future<?> deployQueue(Pool pool, LocalStorage storage, QueueSignal signal, WorkerDirectory workers,
+  private Future<?> deployQueue(LocalStorage storage, QueueSignal signal, WorkerDirectory workers,
       Config.Pipeline pipeline) {
     return vertx.deployVerticle(() -> new JobQueueVerticle(pool, asyncCommits, storage, workers, signal,
         pipeline.leaseSeconds(), pipeline.heartbeatSeconds()),

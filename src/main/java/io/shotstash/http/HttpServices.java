@@ -1,9 +1,9 @@
 package io.shotstash.http;
 
-import io.shotstash.pipeline.WorkerDirectory;
 import graphql.GraphQL;
 import io.shotstash.app.Config;
 import io.shotstash.media.Storage;
+import io.shotstash.pipeline.WorkerDirectory;
 import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.write.PublicDataClient;
