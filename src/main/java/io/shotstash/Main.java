@@ -90,7 +90,9 @@ public final class Main {
     LoggerFactory.getILoggerFactory();
     Startup startup = Startup.begin(config); // migrations and the public state, while Vert.x starts
     MeterRegistry registry = Metrics.registry();
-    VertxOptions vertxOptions = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
+    // the native epoll transport where Netty ships it (Linux x86_64), NIO elsewhere
+    VertxOptions vertxOptions = new VertxOptions().setPreferNativeTransport(true)
+        .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
     VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(registry));
     if (!clustered) {
       start(builder.with(vertxOptions).build(), new AppVerticle(config, null, startup));

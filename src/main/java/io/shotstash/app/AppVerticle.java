@@ -239,8 +239,9 @@ public final class AppVerticle extends VerticleBase {
   }
 
   private void announce(long startMillis) {
-    log.info("Shotstash is listening on http://localhost:{} (data in {}, database {}; started in {} ms)", port(),
-        config.dataDir().toAbsolutePath().normalize(), config.database().display(), startMillis);
+    log.info("Shotstash is listening on http://localhost:{} (data in {}, database {}; {} transport; started in {} ms)",
+        port(), config.dataDir().toAbsolutePath().normalize(), config.database().display(),
+        vertx.isNativeTransportEnabled() ? "native" : "NIO", startMillis);
     if (!holder.current().setupDone()) {
       if (config.setupToken() == null) {
         // Printed once, at start, so the person who started the app can finish setup.

@@ -32,13 +32,13 @@ public final class Downloads {
       if (head) {
         return res.putHeader("Content-Length", Long.toString(p.length())).end();
       }
-      return res.sendFile(file.toString(), p.start(), p.length());
+      return TcpCork.around(ctx.request().connection(), p.length(), () -> res.sendFile(file.toString(), p.start(), p.length()));
     }
     res.setStatusCode(200);
     if (head) {
       return res.putHeader("Content-Length", Long.toString(size)).end();
     }
-    return res.sendFile(file.toString());
+    return TcpCork.around(ctx.request().connection(), size, () -> res.sendFile(file.toString()));
   }
 
   /** A safe attachment header: an ASCII fallback name and the UTF-8 name (RFC 6266 / 5987). */

@@ -4,6 +4,7 @@ import io.shotstash.app.AppVerticle;
 import io.shotstash.app.Config;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -50,7 +51,7 @@ public final class TestApp implements AutoCloseable {
     env.put("SHOTSTASH_DB_POOL_SIZE", "4");
     env.putAll(extra);
     config = Config.load(env);
-    vertx = Vertx.vertx();
+    vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true)); // as Main: epoll where Netty ships it
     app = new AppVerticle(config);
     vertx.deployVerticle(app).await();
     client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
