@@ -70,7 +70,8 @@ final class MediaRoutes {
     }
     long limit = services.config().maxUploadBytes();
     String length = req.getHeader("Content-Length");
-    if (length != null && length.matches("\\d{1,19}") && Long.parseLong(length) > limit) {
+    long declared = length != null && length.matches("\\d{1,18}") ? Long.parseLong(length) : -1;
+    if (declared > limit || (length != null && length.matches("\\d{19}"))) {
       throw ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB").toException();
     }
     problems.throwIfAny();
@@ -82,7 +83,7 @@ final class MediaRoutes {
     return folderOk
         .compose(v -> {
           Uploads.continueIfExpected(req);
-          return storage.write(key, req, limit);
+          return storage.write(key, req, limit, declared);
         })
         .recover(err -> Future.failedFuture(Uploads.refusalFor(err,
             ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB"))))

@@ -34,10 +34,15 @@ public final class Uploads {
   }
 
   public static void continueIfExpected(HttpServerRequest req) {
-    String expect = req.getHeader("Expect");
-    if (expect != null && expect.equalsIgnoreCase("100-continue") && !req.response().headWritten()) {
+    if (expectsContinue(req) && !req.response().headWritten()) {
       req.response().writeContinue();
     }
+  }
+
+  /** Whether the client waits for {@code 100 Continue} before it sends the body. */
+  public static boolean expectsContinue(HttpServerRequest req) {
+    String expect = req.getHeader("Expect");
+    return expect != null && expect.equalsIgnoreCase("100-continue");
   }
 
   /** Whether the client will send a body (so refusing without reading it means closing the connection). */

@@ -45,6 +45,22 @@ public interface Storage {
    */
   Future<Written> write(String key, ReadStream<Buffer> body, long maxBytes);
 
+  /**
+   * Bodies of at most this many bytes whose length is declared up front are taken whole and written
+   * in one go (no bigger than a chunk of a streamed body).
+   */
+  int SMALL_BODY_BYTES = 64 * 1024;
+
+  /**
+   * As {@link #write(String, ReadStream, long)}, for a body that declared its length ({@code
+   * declaredBytes}; -1 when it did not). A store may take a small declared body
+   * ({@link #SMALL_BODY_BYTES} at most) whole and write it in one call; every other body streams.
+   * A body that turns out longer than it declared fails, and nothing is kept.
+   */
+  default Future<Written> write(String key, ReadStream<Buffer> body, long maxBytes, long declaredBytes) {
+    return write(key, body, maxBytes);
+  }
+
   /** The file behind a key, for zero-copy serving; it may not exist. */
   Path path(String key);
 

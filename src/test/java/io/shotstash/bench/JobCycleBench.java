@@ -7,6 +7,7 @@ import io.shotstash.db.Database;
 import io.shotstash.media.LocalStorage;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.pipeline.contract.OutputRules;
 import io.shotstash.testing.TestApp;
 import io.shotstash.testing.TestDatabase;
 import io.vertx.core.Context;
@@ -50,7 +51,8 @@ import java.util.regex.Pattern;
  *       worker stops after {@value #BUDGET} cycles (4 calls each), and the next round is done by N
  *       freshly registered workers. The rate is jobs / (sum of the rounds' times).</li>
  *   <li><b>event bus</b>: the same app inside this JVM ({@link TestApp}), N in-process workers sending
- *       the same QueueActions (NEXT, INPUT + reading the file, BEGIN_OUTPUT + writing the output,
+ *       the same QueueActions (NEXT, INPUT + reading the file, writing the output (a tiny one needs no
+ *       BEGIN_OUTPUT first: OutputRules.claimCheckedFirst),
  *       RECORD_OUTPUT, COMPLETE) with {@link Requests#ask}: no HTTP and so no rate limit.</li>
  *   <li><b>graphile-worker</b> (Node) draining the same number of no-op jobs with concurrency N.</li>
  *   <li><b>pgbench</b> running the cycle's own statements, read from {@code PipelineSql}, with N clients.</li>
@@ -61,7 +63,7 @@ final class JobCycleBench {
   static final String KIND = "bench/noop";
   /** Cycles per worker per minute within the contract's 600 calls: 4 calls each, and one poll to spare. */
   static final int BUDGET = 149;
-  /** Untimed jobs drained first, each way: three rounds of 8 HTTP workers (the JIT is still busy after one). */
+  /** Untimed jobs drained first, a round at a time: three rounds of 8 HTTP workers (graphile-worker drains as many). */
   static final int WARMUP_WORKERS = 8;
   static final int WARMUP = 3 * WARMUP_WORKERS * BUDGET;
 
@@ -91,13 +93,17 @@ final class JobCycleBench {
   private final int jobs;
   private final double noisy;
   private final int retryUntilSeconds;
+  private final int warmupSeconds;
+  /** {jobs, seconds} each way drained untimed before the first figure. */
+  private int[] httpWarmup = {0, 0};
+  private int[] busWarmup = {0, 0};
   private int retries;
   private final List<String> httpSources = new ArrayList<>();
   private final List<String> busSources = new ArrayList<>();
   private String probe = "";
 
   JobCycleBench(Vertx clientVertx, AppProcess app, TestApp inProcess, Path work, Path nodeDir, int jobs, double noisy,
-      int retryUntilSeconds) {
+      int retryUntilSeconds, int warmupSeconds) {
     this.clientVertx = clientVertx;
     this.app = app;
     this.inProcess = inProcess;
@@ -106,6 +112,7 @@ final class JobCycleBench {
     this.jobs = jobs;
     this.noisy = noisy;
     this.retryUntilSeconds = retryUntilSeconds;
+    this.warmupSeconds = warmupSeconds;
   }
 
   List<Row> run(List<Integer> workerCounts, List<String> modes) throws Exception {
@@ -146,20 +153,36 @@ final class JobCycleBench {
   }
 
   /**
-   * The app is a long-running server: before the first figure it drains {@value #WARMUP} jobs each
-   * way, untimed, so the JIT has compiled the cycle's code (a fresh JVM spends seconds of CPU in its
-   * compilers first). graphile-worker, a fresh Node process per figure, drains as many first in the
-   * same process before its timed jobs ({@code graphile-drain.js}'s warm-up argument).
+   * The app is a long-running server: before the first figure it drains jobs for {@code
+   * warmupSeconds} (two thirds over HTTP, one third over the bus, in rounds of {@value #WARMUP}),
+   * untimed, so the JIT has compiled the cycle's code (a fresh JVM spends tens of seconds of CPU in
+   * its compilers first: async-profiler put C2 at a third of the app's CPU 30 s in). graphile-worker,
+   * a fresh Node process per figure, drains {@value #WARMUP} first in the same process before its
+   * timed jobs ({@code graphile-drain.js}'s warm-up argument).
    */
   private void warmUp(List<String> modes) throws Exception {
     if (modes.contains("http")) {
-      HttpResult w = http(WARMUP_WORKERS, WARMUP);
-      BenchSupport.log("HTTP warm-up: %,d jobs in %.2f s", w.jobs(), w.seconds());
+      httpWarmup = warmUpRounds(() -> http(WARMUP_WORKERS, WARMUP).jobs(), warmupSeconds * 2 / 3);
+      BenchSupport.log("HTTP warm-up: %,d jobs in %,d s", httpWarmup[0], httpWarmup[1]);
     }
     if (modes.contains("bus")) {
-      Result w = bus(WARMUP_WORKERS, WARMUP);
-      BenchSupport.log("event-bus warm-up: %,d jobs in %.2f s", w.jobs(), w.seconds());
+      busWarmup = warmUpRounds(() -> bus(WARMUP_WORKERS, WARMUP).jobs(), warmupSeconds / 3);
+      BenchSupport.log("event-bus warm-up: %,d jobs in %,d s", busWarmup[0], busWarmup[1]);
     }
+  }
+
+  interface Round {
+    int drain() throws Exception;
+  }
+
+  /** Drains rounds of {@value #WARMUP} jobs, at least one, until {@code seconds} have passed: {jobs, seconds}. */
+  private static int[] warmUpRounds(Round round, int seconds) throws Exception {
+    long start = System.nanoTime();
+    int jobs = 0;
+    do {
+      jobs += round.drain();
+    } while (System.nanoTime() - start < seconds * 1_000_000_000L);
+    return new int[] {jobs, (int) Math.round((System.nanoTime() - start) / 1e9)};
   }
 
   interface Measure<T> {
@@ -447,12 +470,15 @@ final class JobCycleBench {
         String key = Storage.versionKey(versionId, "txt");
         return ask(QueueActions.INPUT, claim)
             .compose(file -> vertx.fileSystem().readFile(storage.path(file.getString("storageKey")).toString()))
-            .compose(input -> ask(QueueActions.BEGIN_OUTPUT, claim))
-            .compose(ok -> vertx.fileSystem().open(outputFile.toString(), new OpenOptions().setRead(true).setWrite(false)))
-            .compose(in -> {
-              in.pause();
-              return storage.write(key, in, 1 << 20).eventually(() -> in.close().otherwiseEmpty());
-            })
+            // as EventBusWorkerClient.uploadOutput: a small output is written before its claim is checked
+            .compose(input -> vertx.fileSystem().props(outputFile.toString()))
+            .compose(props -> (OutputRules.claimCheckedFirst(props.size(), false)
+                ? ask(QueueActions.BEGIN_OUTPUT, claim) : Future.succeededFuture())
+                .compose(ok -> vertx.fileSystem().open(outputFile.toString(), new OpenOptions().setRead(true).setWrite(false)))
+                .compose(in -> {
+                  in.pause();
+                  return storage.write(key, in, 1 << 20, props.size()).eventually(() -> in.close().otherwiseEmpty());
+                }))
             .compose(written -> ask(QueueActions.RECORD_OUTPUT, claim.copy().put("versionId", versionId).put("storageKey", key)
                 .put("mimeType", "text/plain").put("ext", "txt").put("size", written.size())))
             .compose(recorded -> ask(QueueActions.COMPLETE, claim))
@@ -568,10 +594,11 @@ final class JobCycleBench {
   }
 
   /**
-   * The cycle's statements, as the app runs them per job, for pgbench. The app sends the claim and
-   * the lease move on a pool whose sessions commit asynchronously; pgbench has one session per
-   * client, so it switches {@code synchronous_commit} around them (two statements the app does not
-   * send, a few microseconds each).
+   * The cycle's statements, as the app runs them per job, for pgbench. The app sends the claim on a
+   * pool whose sessions commit asynchronously; pgbench has one session per client, so it switches
+   * {@code synchronous_commit} around it (two statements the app does not send, a few microseconds
+   * each). A tiny output is recorded without a lease move first (OutputRules.claimCheckedFirst), so
+   * TOUCH_LEASE is not in the cycle.
    */
   static String pgbenchScript() {
     String worker = "('00000000-0000-4000-8000-' || lpad(:client_id::text, 12, '0'))::uuid";
@@ -584,9 +611,8 @@ final class JobCycleBench {
         "\\gset",
         "-- input: the holder check and the file",
         bind(sql("INPUT"), ":id", worker, token) + ";",
-        "-- output: the lease moves as the upload starts, then the output is recorded (durably)",
-        bind(sql("TOUCH_LEASE"), ":id", worker, token) + ";",
         "SET synchronous_commit = on;",
+        "-- output: a tiny one is recorded (durably) once it is in; that checks the claim and moves the lease",
         bind(sql("RECORD_OUTPUT"), ":id", worker, token, "gen_random_uuid()", output, "'text/plain'", "'txt'", "3") + ";",
         "-- complete: one call",
         bind(sql("COMPLETE"), ":id", worker, token) + ";",
@@ -689,14 +715,15 @@ final class JobCycleBench {
     md.append(String.format(Locale.ROOT, "One job cycle = claim (`jobs/next`), read the input, upload the output, complete;"
         + " tiny bodies (a 13-byte input, a 3-byte output). Each figure drains %,d queued jobs (one file row each) on its own"
         + " database of the same PostgreSQL, VACUUM ANALYZE and CHECKPOINT just before. pgbench runs the cycle's own"
-        + " statements, read from `PipelineSql` by reflection (CLAIM; INPUT; TOUCH_LEASE; RECORD_OUTPUT; COMPLETE, which calls"
+        + " statements, read from `PipelineSql` by reflection (CLAIM; INPUT; RECORD_OUTPUT; COMPLETE, which calls"
         + " `pipeline_complete`), with `-M prepared` and `-t` so that its clients drain the same number of jobs from a queue as"
-        + " deep; the claim and the lease move commit asynchronously, as the app's asynchronous-commit pool does (pgbench switches"
-        + " `synchronous_commit` around them: two more statements per cycle). Per job that is 5 round trips and 2 durable"
-        + " commits for us (pgbench: 7 and 2), 2 and 2 for graphile-worker (get_job, complete_job). Warm-up, untimed:"
-        + " before the first figure the app drained %,d jobs over HTTP (rounds of %d workers) and %,d over the event bus, so its JIT had"
-        + " compiled the cycle; every graphile-worker process drains %,d jobs before its timed ones.%n%n", jobs, WARMUP,
-        WARMUP_WORKERS, WARMUP, WARMUP));
+        + " deep; the claim commits asynchronously, as the app's asynchronous-commit pool does (pgbench switches"
+        + " `synchronous_commit` around it: two more statements per cycle). Per job that is 4 round trips and 2 durable"
+        + " commits for us (pgbench: 6 and 2), 2 and 2 for graphile-worker (get_job, complete_job). Warm-up, untimed:"
+        + " before the first figure the app drained %,d jobs over HTTP in %d s (rounds of %d workers) and %,d over the event bus"
+        + " in %d s, so that its JIT had compiled the cycle (the C2 compiler still took about a third of the app's CPU"
+        + " 30 s into a fresh JVM's cycles); every graphile-worker process drains %,d jobs before its timed ones.%n%n", jobs,
+        httpWarmup[0], httpWarmup[1], WARMUP_WORKERS, busWarmup[0], busWarmup[1], WARMUP));
     md.append("| workers | ours over HTTP (jobs/s) | ours over the event bus | graphile-worker | pgbench, same SQL (cycles/s)"
         + " | HTTP / graphile | bus / graphile | HTTP / pgbench | bus / pgbench |\n");
     md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -744,7 +771,7 @@ final class JobCycleBench {
     double pgOverGraphile = rows.stream().mapToDouble(r -> r.pgbench().tps() / r.graphile().rate()).max().orElse(Double.NaN);
     return String.format(Locale.ROOT, "**What limits it.** (1) The claim. With %,d jobs queued, `EXPLAIN ANALYZE` of `CLAIM` took"
         + " **%.2f ms** on the pgbench database: PostgreSQL %s (the partial index `pipeline_jobs_claim_order` on"
-        + " `(created_at, id) WHERE status = 'queued'`, migration V4). (2) The statements: a cycle is 5 round trips to"
+        + " `(created_at, id) WHERE status = 'queued'`, migration V4). (2) The statements: a cycle is 4 round trips to"
         + " PostgreSQL and 2 durable commits (graphile-worker: 2 and 2, and no HTTP: its jobs run inside the process that"
         + " claims them). pgbench running only those statements, with no app at all, reached at most **%.2f×**"
         + " graphile-worker's rate in this run. (3) The app's own CPU per job (bullets above) next to PostgreSQL's decides"

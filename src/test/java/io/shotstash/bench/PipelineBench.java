@@ -32,6 +32,7 @@ public final class PipelineBench {
     d.put("workers", "4,8,16");
     d.put("jobs", Integer.toString(16 * JobCycleBench.BUDGET)); // one round of 16 HTTP workers, 4 of 4
     d.put("noisy", "0.4");
+    d.put("warmupSeconds", "60"); // untimed job cycles first: two thirds over HTTP, one third over the bus
     d.put("retryUntil", "240");
     d.put("wrkSeconds", "10");
     d.put("wrkThreads", "2");
@@ -79,7 +80,7 @@ public final class PipelineBench {
         TestApp inProcess = BenchSupport.open(TestApp.start(Map.of("SHOTSTASH_DB_POOL_SIZE", "8", "SHOTSTASH_HTTP_INSTANCES", "0")));
         int jobs = Integer.parseInt(o.get("jobs"));
         JobCycleBench cycle = new JobCycleBench(clientVertx, app, inProcess, work, node, jobs,
-            Double.parseDouble(o.get("noisy")), Integer.parseInt(o.get("retryUntil")));
+            Double.parseDouble(o.get("noisy")), Integer.parseInt(o.get("retryUntil")), Integer.parseInt(o.get("warmupSeconds")));
         if (parts.contains("cycle")) {
           machine = machine.withBusy(waitForQuiet(quiet, quietWait));
           List<JobCycleBench.Row> rows = cycle.run(workers, Arrays.asList(o.get("modes").split(",")));

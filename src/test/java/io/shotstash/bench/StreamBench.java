@@ -79,7 +79,7 @@ final class StreamBench {
       try {
         nginx = startNginx(nginxDir, media);
         int nginxPort = Integer.parseInt(Files.readString(nginxDir.resolve("port")).strip());
-        worker = new JobCycleBench(clientVertx, app, null, work, null, 0, 0, 0).new HttpWorker("bench-stream");
+        worker = new JobCycleBench(clientVertx, app, null, work, null, 0, 0, 0, 0).new HttpWorker("bench-stream");
         worker.register(KIND).await();
         curlVersion = BenchSupport.firstLine("curl", "--version");
 

@@ -314,11 +314,14 @@ public final class PipelineRoutes {
     String versionId = Ids.uuid7();
     String key = Storage.versionKey(versionId, ext);
     // Ask whether the claim holds (and move the lease) before taking possibly many GB of bytes;
-    // only then tell a client that waits for it to send the body.
-    return queue(QueueActions.BEGIN_OUTPUT, call)
+    // only then tell a client that waits for it to send the body. A small declared body is taken
+    // first: RECORD_OUTPUT checks the claim when it is in (OutputRules.claimCheckedFirst).
+    Future<?> ready = OutputRules.claimCheckedFirst(declared, Uploads.expectsContinue(req))
+        ? queue(QueueActions.BEGIN_OUTPUT, call) : Future.succeededFuture();
+    return ready
         .compose(ok -> {
           Uploads.continueIfExpected(req);
-          return storage.write(key, req, limit);
+          return storage.write(key, req, limit, expected);
         })
         .recover(err -> Future.failedFuture(Uploads.refusalFor(err, PipelineErrors.outputTooLarge(limit))))
         .compose(written -> {

@@ -11,7 +11,21 @@ public final class OutputRules {
       "text/plain", "text/vtt");
   private static final Pattern EXT = Pattern.compile("^[a-z0-9]{1,10}$");
 
+  /**
+   * An upload that declares at most this many bytes is taken before its claim is checked: it is in
+   * within moments, and recording it (RECORD_OUTPUT) checks the claim and moves the lease, so the
+   * earlier check would cost a round trip to PostgreSQL for nothing; a refused one is deleted and
+   * answered as before. A longer or undeclared body, or a client that waits for {@code 100
+   * Continue}, has its claim checked (and its lease moved) before any byte is read.
+   */
+  public static final long CLAIM_CHECKED_AFTER_MAX_BYTES = 64 * 1024;
+
   private OutputRules() {}
+
+  /** Whether an upload's claim is checked before its body is read ({@code declaredBytes} -1: not declared). */
+  public static boolean claimCheckedFirst(long declaredBytes, boolean expectsContinue) {
+    return expectsContinue || declaredBytes < 0 || declaredBytes > CLAIM_CHECKED_AFTER_MAX_BYTES;
+  }
 
   /** The media type of a Content-Type header (before ';', lowercased) if allowed, else null. */
   public static String mediaType(String contentType) {

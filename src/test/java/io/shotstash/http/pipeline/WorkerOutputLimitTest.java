@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.pipeline.contract.OutputRules;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.TestApp;
@@ -116,6 +117,34 @@ class WorkerOutputLimitTest {
     // the claim still holds, without an output
     assertRefusal(c.worker().complete(c.id(), c.claim()), 409, "OUTPUT_MISSING");
     assertThat(c.worker().progress(c.id(), c.claim(), 1).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aStaleClaimWithABodyOver64KiBIsRefusedBeforeAnyByteIsSent() throws IOException {
+    Claimed c = claimed("stale-large");
+    List<Path> versions = list("versions");
+    // headers only: the answer must come without the body (the claim is checked first)
+    Answer a = c.worker().outputHeadOnly(c.id(), "not-the-claim-token", "video/mp4", "mp4",
+        OutputRules.CLAIM_CHECKED_AFTER_MAX_BYTES + 1);
+    assertRefusal(a, 409, "CLAIM_STALE");
+    assertThat(list("versions")).isSubsetOf(versions);
+    assertThat(list("tmp")).isEmpty();
+  }
+
+  @Test
+  void aStaleClaimWithASmallBodyIsRefusedOnceItIsInAndNothingIsKept() throws IOException {
+    Claimed c = claimed("stale-small");
+    List<Path> versions = list("versions");
+    byte[] body = new byte[(int) OutputRules.CLAIM_CHECKED_AFTER_MAX_BYTES];
+    body[0] = 7;
+    assertRefusal(c.worker().output(c.id(), "not-the-claim-token", "video/mp4", "mp4", Buffer.buffer(body)), 409,
+        "CLAIM_STALE");
+    assertThat(list("versions")).isSubsetOf(versions);
+    assertThat(list("tmp")).isEmpty();
+    // the holder's own small output is taken and recorded (its lease moved with it)
+    Answer ok = c.worker().output(c.id(), c.claim(), "video/mp4", "mp4", Buffer.buffer(body));
+    assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
+    assertThat(app.dataDir().resolve("media/versions/" + ok.json().getString("versionId") + ".mp4")).hasBinaryContent(body);
   }
 
   /** What a client that sends {@code Expect: 100-continue} saw: the answer, and whether it was asked for the body. */

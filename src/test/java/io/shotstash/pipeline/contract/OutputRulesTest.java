@@ -72,4 +72,18 @@ class OutputRulesTest {
   void otherExtensionsAreRefused(String header) {
     assertThat(OutputRules.extension(header)).isNull();
   }
+
+  @Test
+  void aSmallDeclaredBodyIsTakenBeforeItsClaimIsChecked() {
+    assertThat(OutputRules.claimCheckedFirst(1, false)).isFalse();
+    assertThat(OutputRules.claimCheckedFirst(OutputRules.CLAIM_CHECKED_AFTER_MAX_BYTES, false)).isFalse();
+  }
+
+  @Test
+  void aLongUndeclaredOrAwaitedBodyHasItsClaimCheckedFirst() {
+    assertThat(OutputRules.claimCheckedFirst(OutputRules.CLAIM_CHECKED_AFTER_MAX_BYTES + 1, false)).isTrue();
+    assertThat(OutputRules.claimCheckedFirst(20L << 30, false)).isTrue();
+    assertThat(OutputRules.claimCheckedFirst(-1, false)).as("chunked: no length").isTrue();
+    assertThat(OutputRules.claimCheckedFirst(5, true)).as("Expect: 100-continue").isTrue();
+  }
 }

@@ -117,16 +117,20 @@ public final class EventBusWorkerClient implements WorkerClient {
     }
     String versionId = Ids.uuid7();
     String key = Storage.versionKey(versionId, extension);
-    // As the HTTP route does: check the claim (and move the lease) before writing the bytes.
-    return claim("output", job).compose(c -> ask("output", QueueActions.BEGIN_OUTPUT, c)
-        .compose(ok -> vertx.fileSystem().open(file.toString(), new OpenOptions().setRead(true).setWrite(false)))
-        .compose(in -> {
-          in.pause();
-          return storage.write(key, in, maxOutputBytes)
-              .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
-                  ? translate("output", PipelineErrors.outputTooLarge(maxOutputBytes).toException())
-                  : WorkerCallException.noAnswer("output", err)))
-              .eventually(() -> in.close().otherwiseEmpty());
+    // As the HTTP route does: check the claim (and move the lease) before writing the bytes, unless
+    // the output is small (OutputRules.claimCheckedFirst): then recording it checks the claim.
+    return claim("output", job).compose(c -> vertx.fileSystem().props(file.toString()).compose(props -> {
+          Future<?> ready = OutputRules.claimCheckedFirst(props.size(), false)
+              ? ask("output", QueueActions.BEGIN_OUTPUT, c) : Future.succeededFuture();
+          return ready.compose(ok -> vertx.fileSystem().open(file.toString(), new OpenOptions().setRead(true).setWrite(false)))
+              .compose(in -> {
+                in.pause();
+                return storage.write(key, in, maxOutputBytes, props.size())
+                    .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
+                        ? translate("output", PipelineErrors.outputTooLarge(maxOutputBytes).toException())
+                        : WorkerCallException.noAnswer("output", err)))
+                    .eventually(() -> in.close().otherwiseEmpty());
+              });
         })
         .compose(written -> written.size() == 0
             ? storage.delete(key).otherwiseEmpty().compose(v -> Future.failedFuture(

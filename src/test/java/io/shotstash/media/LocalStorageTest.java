@@ -1,0 +1,120 @@
+package io.shotstash.media;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.file.AsyncFile;
+import io.vertx.core.file.OpenOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.UUID;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Writes into a real folder: streamed bodies and small declared ones end up whole under their key,
+ * and every refusal (over the limit, longer than declared) leaves nothing, not even a temporary file.
+ */
+class LocalStorageTest {
+  @TempDir Path dir;
+  Vertx vertx;
+  LocalStorage storage;
+
+  @BeforeEach
+  void start() throws Exception {
+    vertx = Vertx.vertx();
+    storage = new LocalStorage(vertx, dir.resolve("media"));
+  }
+
+  @AfterEach
+  void stop() {
+    vertx.close().await();
+  }
+
+  byte[] bytes(int n) {
+    byte[] b = new byte[n];
+    new Random(n).nextBytes(b);
+    return b;
+  }
+
+  /** Writes {@code content} from a real file stream through {@code write}, closing the stream after. */
+  <T> T fromFile(byte[] content, Function<AsyncFile, T> write) throws Exception {
+    Path source = Files.write(dir.resolve("source-" + UUID.randomUUID()), content);
+    AsyncFile in = vertx.fileSystem().open(source.toString(), new OpenOptions().setRead(true).setWrite(false)).await();
+    in.pause();
+    try {
+      return write.apply(in);
+    } finally {
+      in.close().otherwiseEmpty().await();
+    }
+  }
+
+  String key() {
+    return Storage.versionKey(UUID.randomUUID().toString(), "bin");
+  }
+
+  boolean tmpIsEmpty() throws Exception {
+    try (var files = Files.list(dir.resolve("media/tmp"))) {
+      return files.findAny().isEmpty();
+    }
+  }
+
+  @Test
+  void aStreamedBodyIsStoredWhole() throws Exception {
+    byte[] content = bytes(300_000);
+    String key = key();
+    Storage.Written w = fromFile(content, in -> storage.write(key, in, 1 << 20).await());
+    assertThat(w.size()).isEqualTo(content.length);
+    assertThat(storage.path(key)).hasBinaryContent(content);
+    assertThat(tmpIsEmpty()).isTrue();
+  }
+
+  @Test
+  void aSmallDeclaredBodyIsStoredWhole() throws Exception {
+    byte[] content = bytes(Storage.SMALL_BODY_BYTES);
+    String key = key();
+    Storage.Written w = fromFile(content, in -> storage.write(key, in, 1 << 20, content.length).await());
+    assertThat(w.size()).isEqualTo(content.length);
+    assertThat(storage.path(key)).hasBinaryContent(content);
+    assertThat(tmpIsEmpty()).isTrue();
+  }
+
+  @Test
+  void aBodyLongerThanItDeclaredFailsAndLeavesNothing() throws Exception {
+    byte[] content = bytes(5_000);
+    String key = key();
+    Throwable err = fromFile(content, in -> catchThrowable(() -> storage.write(key, in, 1 << 20, 4_999).await()));
+    assertThat(err).hasMessageContaining("longer than the 4999 bytes it declared");
+    assertThat(storage.path(key)).doesNotExist();
+    assertThat(tmpIsEmpty()).isTrue();
+  }
+
+  @Test
+  void aBodyShorterThanItDeclaredIsStoredAsItCameForTheCallerToJudge() throws Exception {
+    byte[] content = bytes(100);
+    String key = key();
+    Storage.Written w = fromFile(content, in -> storage.write(key, in, 1 << 20, 200).await());
+    assertThat(w.size()).isEqualTo(100);
+    assertThat(storage.path(key)).hasBinaryContent(content);
+  }
+
+  @Test
+  void overTheLimitNothingIsKeptEitherWay() throws Exception {
+    byte[] content = bytes(2_000);
+    String streamed = key();
+    String declaredTooLong = key();
+    Throwable whenStreamed = fromFile(content, in -> catchThrowable(() -> storage.write(streamed, in, 1_000).await()));
+    // a declared length over the limit streams (and is cut off) rather than being collected
+    Throwable whenDeclared = fromFile(content, in -> catchThrowable(() -> storage.write(declaredTooLong, in, 1_000, 2_000).await()));
+    assertThat(whenStreamed).isInstanceOf(Storage.TooLargeException.class);
+    assertThat(whenDeclared).isInstanceOf(Storage.TooLargeException.class);
+    assertThat(storage.path(streamed)).doesNotExist();
+    assertThat(storage.path(declaredTooLong)).doesNotExist();
+    assertThat(tmpIsEmpty()).isTrue();
+  }
+}
