@@ -6,8 +6,8 @@
 #   - streaming 1 GiB in and out, beside dd and nginx, with the app's heap watched.
 # Writes the "## Pipeline: ..." sections of docs/benchmarks.md (one per benchmark; other sections
 # stay). Needs PostgreSQL at 127.0.0.1:5432 with trust auth (or SHOTSTASH_TEST_DATABASE_URL), Java
-# 17, Maven, Node 20 + npm; installs wrk and nginx from Debian's packages when missing. About 8-10
-# minutes on 2 cores (the benchmark itself is cut at 10). See bench/README.md.
+# 17, Maven, Node 20 + npm; installs wrk and nginx from Debian's packages when missing. About 9-11
+# minutes on 2 cores (the benchmark itself is cut at 15). See bench/README.md.
 # Extra arguments go to the benchmark, e.g. bench/pipeline.sh --parts=cycle --workers=4 --out=-
 set -euo pipefail
 
@@ -37,7 +37,7 @@ fi
 source bench/private-build.sh
 
 # Bounded: the benchmark stops itself well before this; the limit only guards against a hang.
-timeout --kill-after=20 600 java -Xmx1g ${BENCH_JAVA_OPTS:-} -Djava.io.tmpdir="$work/tmp" -Dbench.javaVersion="$java_version" \
+timeout --kill-after=20 900 java -Xmx1g ${BENCH_JAVA_OPTS:-} -Djava.io.tmpdir="$work/tmp" -Dbench.javaVersion="$java_version" \
   -Dbench.commit="$commit" -cp "$classpath" io.shotstash.bench.PipelineBench \
   --jar="$jar" --node="$root/bench/node" --work="$work/run" \
   --out="$root/docs/benchmarks.md" --command="$command" "$@"

@@ -30,9 +30,9 @@ public final class PipelineBench {
     Map<String, String> d = new LinkedHashMap<>();
     d.put("parts", "cycle,idle,stream");
     d.put("workers", "4,8,16");
-    d.put("jobs", Integer.toString(16 * JobCycleBench.BUDGET)); // one round of 16 HTTP workers, 4 of 4
+    d.put("jobs", Integer.toString(2 * 16 * JobCycleBench.BUDGET)); // two rounds of 16 HTTP workers, 8 of 4
     d.put("noisy", "0.4");
-    d.put("warmupSeconds", "60"); // untimed job cycles first: two thirds over HTTP, one third over the bus
+    d.put("warmupSeconds", "90"); // untimed job cycles first: two thirds over HTTP, one third over the bus
     d.put("retryUntil", "240");
     d.put("wrkSeconds", "10");
     d.put("wrkThreads", "2");
