@@ -773,8 +773,10 @@ final class JobCycleBench {
         + " **%.2f ms** on the pgbench database: PostgreSQL %s (the partial index `pipeline_jobs_claim_order` on"
         + " `(created_at, id) WHERE status = 'queued'`, migration V4). (2) The statements: a cycle is 4 round trips to"
         + " PostgreSQL and 2 durable commits (graphile-worker: 2 and 2, and no HTTP: its jobs run inside the process that"
-        + " claims them). pgbench running only those statements, with no app at all, reached at most **%.2f×**"
-        + " graphile-worker's rate in this run. (3) The app's own CPU per job (bullets above) next to PostgreSQL's decides"
+        + " claims them). They also write more: graphile-worker's complete_job deletes the job row, while a cycle here keeps"
+        + " the job (people see its state and history), checks the claim on every call, records the output and inserts the"
+        + " processed version in the transaction that completes it. pgbench running only those statements, with no app at"
+        + " all, reached at most **%.2f×** graphile-worker's rate in this run, so no app on top of them can reach it. (3) The app's own CPU per job (bullets above) next to PostgreSQL's decides"
         + " the ratio to pgbench; with HTTP, 4 requests per job on top, each a request and its answer through the event"
         + " bus to the queue.%n%n",
         last.pgbench().queued(), last.pgbench().claimMs(), last.pgbench().claimPlan(), pgOverGraphile);
