@@ -332,8 +332,12 @@ public final class ModerationBench {
     }
 
     @Override
-    public void close() throws Exception {
-      stop();
+    public void close() {
+      try {
+        stop();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // still drop the database and the folder
+      }
       db.close();
       BenchSupport.deleteTree(dataDir);
     }
