@@ -32,7 +32,11 @@ final class TcpCork {
     return send.get().andThen(done -> config.setTcpCork(false));
   }
 
-  /** The socket's epoll options, or null when the connection is not a plain epoll socket. */
+  /**
+   * The socket's epoll options, or null when the connection is not a plain epoll socket. Vert.x
+   * has no public way to reach a connection's Netty channel; its HTTP/1 server connections extend
+   * the internal {@code ConnectionBase} (Vert.x 5), which has one. TcpCorkTest fails if that changes.
+   */
   private static EpollSocketChannelConfig epollConfig(HttpConnection connection) {
     if (connection instanceof ConnectionBase base) {
       Channel channel = base.channel();
