@@ -6,7 +6,7 @@
 #   - streaming 1 GiB in and out, beside dd and nginx, with the app's heap watched.
 # Writes the "## Pipeline: ..." sections of docs/benchmarks.md (one per benchmark; other sections
 # stay). Needs PostgreSQL at 127.0.0.1:5432 with trust auth (or SHOTSTASH_TEST_DATABASE_URL), Java
-# 17, Maven, Node 20 + npm; installs wrk and nginx from Debian's packages when missing. About 9-11
+# 17, Maven, Node 20 + npm; installs wrk and nginx from Debian's packages when missing. About 10-12
 # minutes on 2 cores (the benchmark itself is cut at 15). See bench/README.md.
 # Extra arguments go to the benchmark, e.g. bench/pipeline.sh --parts=cycle --workers=4 --out=-
 set -euo pipefail
