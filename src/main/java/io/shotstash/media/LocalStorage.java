@@ -55,7 +55,7 @@ public final class LocalStorage implements Storage {
         .compose(size -> vertx.executeBlocking(() -> {
           Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
           return new Written(key, size);
-        }))
+        }, false))
         .recover(err -> vertx.fileSystem().delete(temp.toString()).otherwiseEmpty()
             .compose(x -> Future.failedFuture(err)));
   }
@@ -72,6 +72,8 @@ public final class LocalStorage implements Storage {
     }
     Path target = path(key);
     Path temp = root.resolve("tmp").resolve(UUID.randomUUID().toString());
+    // unordered: writes of different uploads are independent (their own temporary and final names),
+    // so concurrent ones from the same verticle need not queue behind each other on the worker pool
     return collect(body, declaredBytes).compose(bytes -> vertx.executeBlocking(() -> {
       try {
         Files.write(temp, bytes.getBytes(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -81,7 +83,7 @@ public final class LocalStorage implements Storage {
         throw e;
       }
       return new Written(key, bytes.length());
-    }));
+    }, false));
   }
 
   /** The whole body, failing if it is longer than {@code declared}. */
