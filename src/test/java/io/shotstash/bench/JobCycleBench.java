@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
@@ -118,8 +119,7 @@ final class JobCycleBench {
 
     /** The median of a ratio taken within each repetition. */
     double ratio(ToDoubleFunction<Rep> f) {
-      double[] v = reps.stream().mapToDouble(f).sorted().toArray();
-      return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+      return BenchSupport.medianOf(reps.stream().map(f::applyAsDouble).toList());
     }
 
     /** The ratio in each repetition, in order: "0.45, 0.47, 0.48". */
@@ -153,9 +153,9 @@ final class JobCycleBench {
   private final double noisy;
   private final int retryUntilSeconds;
   private final int warmupSeconds;
-  /** {jobs, seconds} each way drained untimed before the first figure. */
-  private int[] httpWarmup = {0, 0};
-  private int[] busWarmup = {0, 0};
+  /** What each way drained untimed before the first figure. */
+  private Warmup httpWarmup = new Warmup(0, 0);
+  private Warmup busWarmup = new Warmup(0, 0);
   private int retries;
   private final List<String> httpSources = new ArrayList<>();
   private final List<String> busSources = new ArrayList<>();
@@ -231,26 +231,24 @@ final class JobCycleBench {
   private void warmUp(List<String> modes) throws Exception {
     if (modes.contains("http")) {
       httpWarmup = warmUpRounds(() -> http(WARMUP_WORKERS, WARMUP).jobs(), warmupSeconds * 2 / 3);
-      BenchSupport.log("HTTP warm-up: %,d jobs in %,d s", httpWarmup[0], httpWarmup[1]);
+      BenchSupport.log("HTTP warm-up: %,d jobs in %,d s", httpWarmup.jobs(), httpWarmup.seconds());
     }
     if (modes.contains("bus")) {
       busWarmup = warmUpRounds(() -> bus(WARMUP_WORKERS, WARMUP).jobs(), warmupSeconds / 3);
-      BenchSupport.log("event-bus warm-up: %,d jobs in %,d s", busWarmup[0], busWarmup[1]);
+      BenchSupport.log("event-bus warm-up: %,d jobs in %,d s", busWarmup.jobs(), busWarmup.seconds());
     }
   }
 
-  interface Round {
-    int drain() throws Exception;
-  }
+  record Warmup(int jobs, int seconds) {}
 
-  /** Drains rounds of {@value #WARMUP} jobs, at least one, until {@code seconds} have passed: {jobs, seconds}. */
-  private static int[] warmUpRounds(Round round, int seconds) throws Exception {
+  /** Drains rounds of {@value #WARMUP} jobs ({@code round} answers how many it drained), at least one, for {@code seconds}. */
+  private static Warmup warmUpRounds(Callable<Integer> round, int seconds) throws Exception {
     long start = System.nanoTime();
     int jobs = 0;
     do {
-      jobs += round.drain();
+      jobs += round.call();
     } while (System.nanoTime() - start < seconds * 1_000_000_000L);
-    return new int[] {jobs, (int) Math.round((System.nanoTime() - start) / 1e9)};
+    return new Warmup(jobs, (int) Math.round((System.nanoTime() - start) / 1e9));
   }
 
   interface Measure<T> {
@@ -791,7 +789,7 @@ final class JobCycleBench {
         + " before the first figure the app drained %,d jobs over HTTP in %d s (rounds of %d workers) and %,d over the event bus"
         + " in %d s, so that its JIT had compiled the cycle (the C2 compiler still took about a third of the app's CPU"
         + " 30 s into a fresh JVM's cycles); every graphile-worker process drains %,d jobs before its timed ones.%n%n", jobs,
-        httpWarmup[0], httpWarmup[1], WARMUP_WORKERS, busWarmup[0], busWarmup[1], WARMUP));
+        httpWarmup.jobs(), httpWarmup.seconds(), WARMUP_WORKERS, busWarmup.jobs(), busWarmup.seconds(), WARMUP));
     md.append("| workers | ours over HTTP (jobs/s) | ours over the event bus | graphile-worker | pgbench, same SQL (cycles/s)"
         + " | HTTP / graphile | bus / graphile | HTTP / pgbench | bus / pgbench |\n");
     md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
