@@ -18,6 +18,7 @@ import io.shotstash.media.LocalStorage;
 import io.shotstash.pipeline.JobQueueVerticle;
 import io.shotstash.pipeline.LeaseSweeperVerticle;
 import io.shotstash.pipeline.QueueListenerVerticle;
+import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.pipeline.QueueSignal;
 import io.shotstash.pipeline.WorkerDirectory;
 import io.shotstash.people.Sessions;
@@ -37,10 +38,12 @@ import io.shotstash.ratelimit.RateLimiter;
 import io.shotstash.worker.EventBusWorkerClient;
 import io.shotstash.worker.WorkerLoop;
 import io.shotstash.worker.WorkerSettings;
+import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.sqlclient.Pool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,10 +77,9 @@ public final class AppVerticle extends VerticleBase {
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final List<HttpVerticle> httpVerticles = new ArrayList<>();
   private final LocalRateLimiter localLimiter = new LocalRateLimiter();
+  private final QueueLoops queueLoops = new QueueLoops();
   private PublicStateHolder holder;
   private Pool pool;
-  /** The job queue's claims, lease moves and progress: asynchronous commit (Database.asyncCommitPool). */
-  private Pool asyncCommits;
   private String setupToken;
 
   public AppVerticle(Config config) {
@@ -117,7 +119,6 @@ public final class AppVerticle extends VerticleBase {
   private Future<?> deployAll(DataRepository repository, TomlCodec codec, PublicState state) {
     holder = new PublicStateHolder(state);
     pool = Database.pool(vertx, config);
-    asyncCommits = Database.asyncCommitPool(vertx, config);
     setupToken = config.setupToken() != null ? config.setupToken() : Tokens.random("sst_");
     PublicStateLoader loader = new PublicStateLoader(repository, codec);
     GitTreeWriter git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery());
@@ -138,7 +139,7 @@ public final class AppVerticle extends VerticleBase {
           deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
               new Attribution(config.noreplyDomain()), handlers, nodeId, storage)),
           vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),
-          deployQueue(storage, signal, workers, pipeline),
+          deployQueue(storage, signal, workers, queueLoops, pipeline),
           vertx.deployVerticle(new LibraryVerticle(pool, storage)),
           vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
           vertx.deployVerticle(new ModerationVerticle(pool, holder,
@@ -146,7 +147,7 @@ public final class AppVerticle extends VerticleBase {
               config.dataBranch())));
       // meanwhile, on this context: the GraphQL schema every HTTP verticle shares
       HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
-          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx), workers);
+          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx), workers, queueLoops);
       vertx.setPeriodic(60_000, id -> localLimiter.prune());
       return Future.all(deployed)
           .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),
@@ -157,15 +158,27 @@ public final class AppVerticle extends VerticleBase {
   }
 
   /**
-   * The job queue: one instance per HTTP verticle (one per core by default), sharing this node's
-   * worker cache and queue signal, so the queue's work (and its PostgreSQL replies) spreads over
-   * the event loops instead of waiting in one; the event bus hands each message to one of them.
+   * The job queue: one instance on every event loop (QueueLoops), so the instance an HTTP verticle
+   * asks shares its loop, whichever loop the verticle got; all share this node's worker cache and
+   * queue signal. Each opens its own two pools, together about SHOTSTASH_DB_POOL_SIZE connections
+   * of each kind (at least 2 per instance).
    */
-  private Future<?> deployQueue(LocalStorage storage, QueueSignal signal, WorkerDirectory workers,
+  private Future<?> deployQueue(LocalStorage storage, QueueSignal signal, WorkerDirectory workers, QueueLoops loops,
       Config.Pipeline pipeline) {
-    return vertx.deployVerticle(() -> new JobQueueVerticle(pool, asyncCommits, storage, workers, signal,
-        pipeline.leaseSeconds(), pipeline.heartbeatSeconds()),
-        new DeploymentOptions().setInstances(config.effectiveHttpInstances()));
+    int instances = eventLoops();
+    int poolSize = Math.max(2, (config.dbPoolSize() + instances - 1) / instances);
+    return vertx.deployVerticle(() -> new JobQueueVerticle(() -> Database.queuePools(vertx, config, poolSize), loops,
+        storage, workers, signal, pipeline.leaseSeconds(), pipeline.heartbeatSeconds()),
+        new DeploymentOptions().setInstances(instances));
+  }
+
+  /** How many event loops this Vert.x runs (its default: twice the cores). */
+  private int eventLoops() {
+    int n = 0;
+    for (EventExecutor ignored : ((VertxInternal) vertx).nettyEventLoopGroup()) {
+      n++;
+    }
+    return n;
   }
 
   // ---- cluster (serve --cluster): where the git writer runs
@@ -267,10 +280,14 @@ public final class AppVerticle extends VerticleBase {
     return pool;
   }
 
+  /** Which job-queue instance serves which event loop of this node. */
+  public QueueLoops queueLoops() {
+    return queueLoops;
+  }
+
   @Override
   public Future<?> stop() {
-    Future<Void> closed = Future.all(pool == null ? Future.succeededFuture() : pool.close(),
-        asyncCommits == null ? Future.succeededFuture() : asyncCommits.close()).mapEmpty();
+    Future<Void> closed = pool == null ? Future.succeededFuture() : pool.close();
     return closed.eventually(() -> vertx.executeBlocking(() -> {
       if (holder != null) {
         Startup.writeSnapshot(config, holder.current()); // the next start reads it instead of every file

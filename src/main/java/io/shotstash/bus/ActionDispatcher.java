@@ -38,6 +38,14 @@ public final class ActionDispatcher {
     return vertx.eventBus().<JsonObject>consumer(address, this::dispatch).completion();
   }
 
+  /**
+   * Also consumes on a node-local address (same actions, same handlers): for callers that must reach
+   * this very instance, never another one.
+   */
+  public Future<Void> registerLocal(Vertx vertx, String localAddress) {
+    return vertx.eventBus().<JsonObject>localConsumer(localAddress, this::dispatch).completion();
+  }
+
   private void dispatch(Message<JsonObject> message) {
     String action = message.headers().get(Addresses.ACTION);
     Function<JsonObject, Future<JsonObject>> handler = action == null ? null : actions.get(action);

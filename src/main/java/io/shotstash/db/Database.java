@@ -2,6 +2,7 @@ package io.shotstash.db;
 
 import io.shotstash.app.Config;
 import io.shotstash.app.Config.DatabaseUrl;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
@@ -98,20 +99,33 @@ public final class Database {
 
   /** The reactive pool every verticle shares on this node. */
   public static Pool pool(Vertx vertx, Config config) {
-    return build(vertx, config, "shotstash", connectOptions(config));
+    return build(vertx, new PoolOptions().setMaxSize(config.dbPoolSize()).setShared(true).setName("shotstash"),
+        connectOptions(config));
   }
 
   /**
-   * A second pool whose sessions commit asynchronously ({@code synchronous_commit = off}): COMMIT
-   * returns before the WAL reaches the disk, so a crash of PostgreSQL (not of the app) may forget
-   * the last few hundred milliseconds of its commits, never part of one and never out of order: a
-   * later durable commit flushes them too. Only for writes whose loss a crash may undo without harm:
-   * the job queue's claims, lease moves and progress (PIPELINE.md; docs/operations.md says what a
-   * crash of PostgreSQL can undo). Everything else uses {@link #pool}.
+   * The two pools of one job-queue instance ({@code JobQueueVerticle}, one per event loop). They are
+   * not shared: Vert.x opens a pool's connection on the event loop of the caller that needed it, so
+   * when only the instance on one loop uses them, every connection lives on that loop and a query
+   * and its answer never change threads. {@code durable} commits as usual; {@code asyncCommits}
+   * commits asynchronously ({@code synchronous_commit = off}): COMMIT returns before the WAL reaches
+   * the disk, so a crash of PostgreSQL (not of the app) may forget the last few hundred milliseconds
+   * of its commits, never part of one and never out of order: a later durable commit flushes them
+   * too. Only for writes whose loss a crash may undo without harm: the job queue's claims, lease
+   * moves and progress (PIPELINE.md; docs/operations.md says what a crash of PostgreSQL can undo).
+   * Close them when the instance stops.
    */
-  public static Pool asyncCommitPool(Vertx vertx, Config config) {
-    return build(vertx, config, "shotstash-async-commit",
-        connectOptions(config).addProperty("synchronous_commit", "off"));
+  public record QueuePools(Pool durable, Pool asyncCommits) {
+    public Future<Void> close() {
+      return Future.join(durable.close(), asyncCommits.close()).mapEmpty();
+    }
+  }
+
+  /** A fresh pair of {@link QueuePools}, each of at most {@code size} connections. */
+  public static QueuePools queuePools(Vertx vertx, Config config, int size) {
+    return new QueuePools(
+        build(vertx, new PoolOptions().setMaxSize(size), connectOptions(config)),
+        build(vertx, new PoolOptions().setMaxSize(size), connectOptions(config).addProperty("synchronous_commit", "off")));
   }
 
   private static PgConnectOptions connectOptions(Config config) {
@@ -128,9 +142,9 @@ public final class Database {
     return connect;
   }
 
-  private static Pool build(Vertx vertx, Config config, String name, PgConnectOptions connect) {
+  private static Pool build(Vertx vertx, PoolOptions options, PgConnectOptions connect) {
     return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(config.dbPoolSize()).setShared(true).setName(name))
+        .with(options)
         .connectingTo(connect)
         .using(vertx)
         .build();

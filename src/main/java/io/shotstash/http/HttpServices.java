@@ -3,6 +3,7 @@ package io.shotstash.http;
 import graphql.GraphQL;
 import io.shotstash.app.Config;
 import io.shotstash.media.Storage;
+import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.pipeline.WorkerDirectory;
 import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.PublicStateHolder;
@@ -25,4 +26,6 @@ public record HttpServices(
     /** The executable GraphQL schema, built once for every HTTP verticle ({@code GraphqlRoutes.build}). */
     GraphQL graphql,
     /** This node's cache of authenticated workers, shared with the job queue (which fills and empties it). */
-    WorkerDirectory workers) {}
+    WorkerDirectory workers,
+    /** Which job-queue instance serves which event loop of this node: worker calls ask their own loop's. */
+    QueueLoops queueLoops) {}

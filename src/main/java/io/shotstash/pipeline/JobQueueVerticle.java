@@ -5,6 +5,7 @@ import io.shotstash.auth.Tokens;
 import io.shotstash.bus.ActionDispatcher;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
+import io.shotstash.db.Database;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
 import io.shotstash.pipeline.contract.JobStatus;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,28 +42,36 @@ import org.slf4j.LoggerFactory;
  * same JSON messages; bodies never travel here, only the storage keys they were streamed to.
  * Statements live in {@link PipelineSql}.
  *
- * <p>Two pools: {@code pool} commits durably; {@code asyncCommits} does not wait for the WAL flush
- * and carries only the writes a crash of PostgreSQL may undo without harm (claims, lease moves,
- * progress, heartbeats: a forgotten claim is a queued job whose holder hears CLAIM_STALE; a
- * forgotten lease move is at worst a requeue). Outputs, completions, failures, releases and
- * everything people do commit durably; a durable commit also flushes every earlier one.
+ * <p>The node runs one instance on every event loop ({@link QueueLoops}). Each serves the shared
+ * address and a node-local one that the callers on its own loop use, and owns its two pools, whose
+ * connections therefore live on its loop too: a worker call is answered without changing threads.
+ * {@code pool} commits durably; {@code asyncCommits} does not wait for the WAL flush and carries only
+ * the writes a crash of PostgreSQL may undo without harm (claims, lease moves, progress, heartbeats:
+ * a forgotten claim is a queued job whose holder hears CLAIM_STALE; a forgotten lease move is at
+ * worst a requeue). Outputs, completions, failures, releases and everything people do commit
+ * durably; a durable commit also flushes every earlier one.
  */
 public final class JobQueueVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(JobQueueVerticle.class);
   private static final HexFormat HEX = HexFormat.of();
 
-  private final Pool pool;
-  private final Pool asyncCommits;
+  private final Supplier<Database.QueuePools> openPools;
+  private final QueueLoops loops;
+  private Database.QueuePools pools;
+  private Pool pool;
+  private Pool asyncCommits;
+  private String localAddress;
   private final Storage storage;
   private final WorkerDirectory workers;
   private final QueueSignal signal;
   private final int leaseSeconds;
   private final int heartbeatSeconds;
 
-  public JobQueueVerticle(Pool pool, Pool asyncCommits, Storage storage, WorkerDirectory workers, QueueSignal signal,
-      int leaseSeconds, int heartbeatSeconds) {
-    this.pool = pool;
-    this.asyncCommits = asyncCommits;
+  /** {@code openPools} makes this instance's own pools (Database.queuePools); it is called in start. */
+  public JobQueueVerticle(Supplier<Database.QueuePools> openPools, QueueLoops loops, Storage storage,
+      WorkerDirectory workers, QueueSignal signal, int leaseSeconds, int heartbeatSeconds) {
+    this.openPools = openPools;
+    this.loops = loops;
     this.storage = storage;
     this.workers = workers;
     this.signal = signal;
@@ -71,9 +81,14 @@ public final class JobQueueVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    pools = openPools.get();
+    pool = pools.durable();
+    asyncCommits = pools.asyncCommits();
     vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_WORKERS_CHANGED,
         m -> workers.forget(m.body().getString("workerId")));
-    return new ActionDispatcher(Addresses.PIPELINE_QUEUE)
+    Thread loop = Thread.currentThread(); // start runs on this instance's event loop
+    localAddress = QueueLoops.localAddress(loop);
+    ActionDispatcher actions = new ActionDispatcher(Addresses.PIPELINE_QUEUE)
         .on(QueueActions.REGISTER, this::register)
         .on(QueueActions.AUTHENTICATE, this::authenticate)
         .on(QueueActions.HEARTBEAT, this::heartbeat)
@@ -92,8 +107,15 @@ public final class JobQueueVerticle extends VerticleBase {
         .on(QueueActions.KINDS, this::kinds)
         .on(QueueActions.WORKERS, this::listWorkers)
         .on(QueueActions.REVOKE, this::revoke)
-        .on(QueueActions.STATUS, this::status)
-        .register(vertx);
+        .on(QueueActions.STATUS, this::status);
+    return Future.all(actions.register(vertx), actions.registerLocal(vertx, localAddress))
+        .onSuccess(v -> loops.register(loop, localAddress));
+  }
+
+  @Override
+  public Future<?> stop() {
+    loops.unregister(Thread.currentThread(), localAddress);
+    return pools.close();
   }
 
   // ---- workers ----

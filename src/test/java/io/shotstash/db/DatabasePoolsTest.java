@@ -40,13 +40,15 @@ class DatabasePoolsTest {
 
   @Test
   void theQueuesPoolCommitsAsynchronouslyAndTheSharedOneDurably() {
-    Pool async = Database.asyncCommitPool(vertx, config);
+    Database.QueuePools queue = Database.queuePools(vertx, config, 2);
+    Pool async = queue.asyncCommits();
     Pool durable = Database.pool(vertx, config);
     Pool durableBuiltAfter = Database.pool(vertx, Config.load(Map.of("DATABASE_URL", db.databaseUrl(),
         "SHOTSTASH_DB_POOL_SIZE", "3")));
 
     assertThat(setting(async, "synchronous_commit")).isEqualTo("off");
     assertThat(setting(durable, "synchronous_commit")).isEqualTo("on");
+    assertThat(setting(queue.durable(), "synchronous_commit")).isEqualTo("on");
     assertThat(setting(durableBuiltAfter, "synchronous_commit")).isEqualTo("on");
     // the rest of the session is the same in both
     assertThat(setting(async, "DateStyle")).isEqualTo(setting(durable, "DateStyle"));

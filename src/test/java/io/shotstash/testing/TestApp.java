@@ -2,6 +2,7 @@ package io.shotstash.testing;
 
 import io.shotstash.app.AppVerticle;
 import io.shotstash.app.Config;
+import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -93,6 +94,10 @@ public final class TestApp implements AutoCloseable {
 
   public TestDatabase db() {
     return db;
+  }
+
+  public QueueLoops queueLoops() {
+    return app.queueLoops();
   }
 
   public PublicStateHolder publicState() {

@@ -2,7 +2,6 @@ package io.shotstash.http.pipeline;
 
 import io.shotstash.auth.Ids;
 import io.shotstash.auth.Tokens;
-import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Requests;
 import io.shotstash.http.Downloads;
@@ -158,8 +157,9 @@ public final class PipelineRoutes {
     });
   }
 
+  /** Asks the job queue instance on this verticle's event loop (QueueLoops). */
   private Future<JsonObject> queue(String action, JsonObject body) {
-    return Requests.ask(vertx, Addresses.PIPELINE_QUEUE, action, body);
+    return Requests.ask(vertx, services.queueLoops().address(), action, body);
   }
 
   // ---- bodies ----
