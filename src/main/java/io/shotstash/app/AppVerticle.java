@@ -208,7 +208,7 @@ public final class AppVerticle extends VerticleBase {
     for (int n = 1; n <= config.inProcessWorkers(); n++) {
       WorkerSettings settings = WorkerSettings.inProcess("in-process-" + n, config.dataDir().resolve("worker-tmp"));
       deployed.add(vertx.deployVerticle(new WorkerLoop(settings,
-          new EventBusWorkerClient(vertx, storage, config.pipeline().maxOutputBytes()))));
+          new EventBusWorkerClient(vertx, queueLoops, storage, config.pipeline().maxOutputBytes()))));
     }
     return Future.all(deployed);
   }

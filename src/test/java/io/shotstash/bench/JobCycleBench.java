@@ -1,7 +1,6 @@
 package io.shotstash.bench;
 
 import io.shotstash.bench.BenchSupport.AppProcess;
-import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
 import io.shotstash.db.Database;
 import io.shotstash.media.LocalStorage;
@@ -506,8 +505,9 @@ final class JobCycleBench {
       this.outputFile = outputFile;
     }
 
+    /** As EventBusWorkerClient asks: the queue instance on this worker's event loop. */
     Future<JsonObject> ask(String action, JsonObject body) {
-      return Requests.ask(vertx, Addresses.PIPELINE_QUEUE, action, body);
+      return Requests.ask(vertx, inProcess.queueLoops().address(), action, body);
     }
 
     Future<Void> register(String kind) {

@@ -1,11 +1,11 @@
 package io.shotstash.worker;
 
 import io.shotstash.auth.Ids;
-import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Requests;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.pipeline.contract.Manifest;
 import io.shotstash.pipeline.contract.OutputRules;
 import io.shotstash.pipeline.contract.PipelineErrors;
@@ -28,19 +28,22 @@ import java.util.List;
  */
 public final class EventBusWorkerClient implements WorkerClient {
   private final Vertx vertx;
+  private final QueueLoops queue;
   private final Storage storage;
   private final long maxOutputBytes;
   private String workerId;
   private List<String> kinds = List.of();
 
-  public EventBusWorkerClient(Vertx vertx, Storage storage, long maxOutputBytes) {
+  /** {@code queue}: the node's job-queue instances; each call asks the one on the caller's event loop. */
+  public EventBusWorkerClient(Vertx vertx, QueueLoops queue, Storage storage, long maxOutputBytes) {
     this.vertx = vertx;
+    this.queue = queue;
     this.storage = storage;
     this.maxOutputBytes = maxOutputBytes;
   }
 
   private Future<JsonObject> ask(String call, String action, JsonObject body) {
-    return Requests.ask(vertx, Addresses.PIPELINE_QUEUE, action, body).recover(err -> Future.failedFuture(translate(call, err)));
+    return Requests.ask(vertx, queue.address(), action, body).recover(err -> Future.failedFuture(translate(call, err)));
   }
 
   private static WorkerCallException translate(String call, Throwable err) {
