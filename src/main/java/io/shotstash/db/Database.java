@@ -121,11 +121,15 @@ public final class Database {
     }
   }
 
-  /** A fresh pair of {@link QueuePools}, each of at most {@code size} connections. */
+  /**
+   * A fresh pair of {@link QueuePools}, each of at most {@code size} connections. Not shared (the
+   * names only label their metrics, which add up the pools of every instance).
+   */
   public static QueuePools queuePools(Vertx vertx, Config config, int size) {
     return new QueuePools(
-        build(vertx, new PoolOptions().setMaxSize(size), connectOptions(config)),
-        build(vertx, new PoolOptions().setMaxSize(size), connectOptions(config).addProperty("synchronous_commit", "off")));
+        build(vertx, new PoolOptions().setMaxSize(size).setName("shotstash-queue"), connectOptions(config)),
+        build(vertx, new PoolOptions().setMaxSize(size).setName("shotstash-queue-async-commit"),
+            connectOptions(config).addProperty("synchronous_commit", "off")));
   }
 
   private static PgConnectOptions connectOptions(Config config) {

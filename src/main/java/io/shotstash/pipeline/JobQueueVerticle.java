@@ -114,8 +114,10 @@ public final class JobQueueVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    loops.unregister(Thread.currentThread(), localAddress);
-    return pools.close();
+    if (localAddress != null) {
+      loops.unregister(Thread.currentThread(), localAddress);
+    }
+    return pools == null ? Future.succeededFuture() : pools.close();
   }
 
   // ---- workers ----

@@ -39,6 +39,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -351,10 +352,16 @@ final class JobCycleBench {
 
   // ------------------------------------------------------------------------------------ HTTP
 
-  /** One worker over HTTP from its own loopback address, counting its calls. */
+  /**
+   * One worker over HTTP from its own loopback address, counting its calls. It runs on its own
+   * event-loop context of the benchmark's Vert.x (the loops taken in turn), as a real worker is a
+   * process of its own and as pgbench spreads its clients over threads: workers sharing one thread
+   * would wait for each other's responses to be read.
+   */
   final class HttpWorker {
     final String name;
     final String ip;
+    final Context context = clientVertx.getOrCreateContext();
     final WebClient web;
     String token;
     int calls;
@@ -431,6 +438,13 @@ final class JobCycleBench {
     }
   }
 
+  /** Runs {@code work} on {@code context} and answers its outcome. */
+  static <T> Future<T> on(Context context, Supplier<Future<T>> work) {
+    Promise<T> done = Promise.promise();
+    context.runOnContext(v -> work.get().onComplete(done));
+    return done.future();
+  }
+
   private HttpResult http(int n, int jobs) throws Exception {
     try (Connection c = app.jdbc()) {
       int rounds = (jobs + n * BUDGET - 1) / (n * BUDGET);
@@ -442,7 +456,7 @@ final class JobCycleBench {
         for (int i = 0; i < n; i++) {
           HttpWorker w = new HttpWorker("bench-http-" + n + "-" + httpRuns + "-" + r + "-" + i); // a new name: a new worker
           group.add(w);
-          registered.add(w.register(KIND));
+          registered.add(on(w.context, () -> w.register(KIND)));
         }
         Future.all(registered).await();
         groups.add(group);
@@ -455,10 +469,8 @@ final class JobCycleBench {
       double pauses = 0;
       for (List<HttpWorker> group : groups) {
         long t0 = System.nanoTime();
-        Promise<Void> all = Promise.promise();
-        clientVertx.runOnContext(v -> Future.all(group.stream().map(w -> w.loop(BUDGET, done)).toList())
-            .<Void>mapEmpty().onComplete(all));
-        all.future().await(120, TimeUnit.SECONDS);
+        Future.all(group.stream().map(w -> on(w.context, () -> w.loop(BUDGET, done))).toList())
+            .await(120, TimeUnit.SECONDS);
         seconds += (System.nanoTime() - t0) / 1e9;
         for (HttpWorker w : group) {
           maxCalls = Math.max(maxCalls, w.calls);
