@@ -865,9 +865,24 @@ final class JobCycleBench {
         + " the job (people see its state and history), checks the claim on every call, records the output and inserts the"
         + " processed version in the transaction that completes it. pgbench running only those statements, with no app at"
         + " all, reached at most **%.2f×** graphile-worker's rate in this run, so no app on top of them can reach it. (3) The app's own CPU per job (bullets above) next to PostgreSQL's decides"
-        + " the ratio to pgbench; with HTTP, 4 requests per job on top, each a request and its answer through the event"
-        + " bus to the queue.%n%n",
-        last.pgbench().queued(), last.pgbench().claimMs(), last.pgbench().claimPlan(), pgOverGraphile);
+        + " the ratio to pgbench; with HTTP, 4 requests per job on top, each answered on one event loop (the HTTP verticle"
+        + " asks the job-queue instance on its own loop, whose PostgreSQL connections live there too:"
+        + " operations.md → One event loop per worker call). (4) The CPU budget: at %d workers, graphile-worker's rate"
+        + " (%,.0f jobs/s) with this run's CPU per HTTP job (app %.2f ms, the benchmark's HTTP clients %.2f ms, PostgreSQL"
+        + " %.2f ms) would take **%.1f cores** of the machine's %d.%n%n",
+        last.pgbench().queued(), last.pgbench().claimMs(), last.pgbench().claimPlan(), pgOverGraphile, last.workers(),
+        last.graphile().rate(), perJob(last.http().cpu(), "app", last.http().rate()),
+        perJob(last.http().cpu(), "bench", last.http().rate()), perJob(last.http().cpu(), "postgres", last.http().rate()),
+        coresAt(last.graphile().rate(), last.http().cpu(), last.http().rate()), Runtime.getRuntime().availableProcessors());
+  }
+
+  /** Cores that {@code cpu} (measured at {@code rate} jobs/s: app, bench, postgres) would take at {@code target} jobs/s. */
+  static double coresAt(double target, Map<String, Double> cpu, double rate) {
+    double perJobMs = 0;
+    for (String group : List.of("app", "bench", "postgres")) {
+      perJobMs += perJob(cpu, group, rate);
+    }
+    return perJobMs * target / 1000;
   }
 
   /** Milliseconds of CPU of one group per job. */
