@@ -84,8 +84,7 @@ public final class JobQueueVerticle extends VerticleBase {
     pools = openPools.get();
     pool = pools.durable();
     asyncCommits = pools.asyncCommits();
-    vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_WORKERS_CHANGED,
-        m -> workers.forget(m.body().getString("workerId")));
+    vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_WORKERS_CHANGED, m -> workers.changed(m.body()));
     Thread loop = Thread.currentThread(); // start runs on this instance's event loop
     localAddress = QueueLoops.localAddress(loop);
     ActionDispatcher actions = new ActionDispatcher(Addresses.PIPELINE_QUEUE)
@@ -153,7 +152,7 @@ public final class JobQueueVerticle extends VerticleBase {
    */
   private void workersChanged(String workerId) {
     workers.forget(workerId);
-    vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, new JsonObject().put("workerId", workerId));
+    vertx.eventBus().publish(Addresses.PIPELINE_WORKERS_CHANGED, workers.changeEvent(workerId));
   }
 
   /** {tokenHash (hex)} → {workerId, name, kinds}, from this node's cache when it can. */
@@ -163,6 +162,7 @@ public final class JobQueueVerticle extends VerticleBase {
     if (cached != null) {
       return Future.succeededFuture(workerJson(cached));
     }
+    long readAt = workers.generation();
     return pool.preparedQuery(PipelineSql.WORKER_BY_TOKEN).execute(Tuple.of(Buffer.buffer(HEX.parseHex(hashHex))))
         .compose(rows -> {
           if (rows.size() == 0) {
@@ -170,7 +170,7 @@ public final class JobQueueVerticle extends VerticleBase {
           }
           Row r = rows.iterator().next();
           WorkerRef ref = new WorkerRef(r.getUUID("id").toString(), r.getString("name"), Arrays.asList(r.getArrayOfStrings("kinds")));
-          workers.put(hashHex, ref);
+          workers.put(hashHex, ref, readAt);
           return Future.succeededFuture(workerJson(ref));
         });
   }
