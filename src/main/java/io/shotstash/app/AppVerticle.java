@@ -1,5 +1,6 @@
 package io.shotstash.app;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.shotstash.auth.Tokens;
 import io.shotstash.cluster.ClusterNode;
 import io.shotstash.cluster.FirstStartLock;
@@ -38,7 +39,6 @@ import io.shotstash.ratelimit.RateLimiter;
 import io.shotstash.worker.EventBusWorkerClient;
 import io.shotstash.worker.WorkerLoop;
 import io.shotstash.worker.WorkerSettings;
-import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;

@@ -57,15 +57,16 @@ public final class JobQueueVerticle extends VerticleBase {
 
   private final Supplier<Database.QueuePools> openPools;
   private final QueueLoops loops;
-  private Database.QueuePools pools;
-  private Pool pool;
-  private Pool asyncCommits;
-  private String localAddress;
   private final Storage storage;
   private final WorkerDirectory workers;
   private final QueueSignal signal;
   private final int leaseSeconds;
   private final int heartbeatSeconds;
+  // set in start, on this instance's event loop
+  private Database.QueuePools pools;
+  private Pool pool;
+  private Pool asyncCommits;
+  private String localAddress;
 
   /** {@code openPools} makes this instance's own pools (Database.queuePools); it is called in start. */
   public JobQueueVerticle(Supplier<Database.QueuePools> openPools, QueueLoops loops, Storage storage,
