@@ -32,8 +32,8 @@ public final class PipelineBench {
     d.put("workers", "4,8,16");
     d.put("jobs", Integer.toString(2 * 16 * JobCycleBench.BUDGET)); // two rounds of 16 HTTP workers, 8 of 4
     d.put("noisy", "0.4");
-    d.put("warmupSeconds", "120");
-    d.put("cycleReps", "3"); // each worker count measured this many times; medians reported // untimed job cycles first: two thirds over HTTP, one third over the bus
+    d.put("warmupSeconds", "120"); // untimed job cycles first: two thirds over HTTP, one third over the bus
+    d.put("cycleReps", "3"); // each worker count measured this many times; medians reported
     d.put("retryUntil", "480");
     d.put("wrkSeconds", "10");
     d.put("wrkThreads", "2");
