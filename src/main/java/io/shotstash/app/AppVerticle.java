@@ -147,7 +147,7 @@ public final class AppVerticle extends VerticleBase {
               config.dataBranch())));
       // meanwhile, on this context: the GraphQL schema every HTTP verticle shares
       HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
-          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx), workers, queueLoops);
+          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx, limiter), workers, queueLoops);
       vertx.setPeriodic(60_000, id -> localLimiter.prune());
       return Future.all(deployed)
           .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),

@@ -10,6 +10,12 @@ public final class Addresses {
   /** Published after each commit: {@code {parent, commit, changes}}; every node's replica applies it. */
   public static final String PUBLICDATA_CHANGED = "publicdata.changed";
 
+  /**
+   * Published when sessions of a person end (a logout): {@code {personId}}. Open GraphQL WebSockets
+   * of that person check their session again and close when it has ended.
+   */
+  public static final String PEOPLE_SESSIONS_ENDED = "people.sessions.ended";
+
   /** The job queue: every pipeline rule over PostgreSQL (workers over HTTP and in-process, people). */
   public static final String PIPELINE_QUEUE = "pipeline.queue";
 

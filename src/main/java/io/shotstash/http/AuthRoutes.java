@@ -102,7 +102,7 @@ final class AuthRoutes {
 
   private Future<Void> logout(RoutingContext ctx) {
     Actor.Member member = Callers.member(ctx);
-    return services.sessions().revoke(member.sessionId()).compose(v -> {
+    return services.sessions().revoke(member.sessionId(), member.personId()).compose(v -> {
       ctx.response().addCookie(sessionCookie(ctx, "", 0));
       return Envelope.ok(ctx, 200, new JsonObject().put("signedOut", true));
     });

@@ -5,10 +5,11 @@ import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
 import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.records.AccountLevel;
+import io.vertx.core.Future;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
-import java.util.Optional;
 
 /**
  * The one place that resolves the caller of an {@code /api} request into an {@link Actor}: a
@@ -18,6 +19,7 @@ import java.util.Optional;
 public final class Callers {
   public static final String COOKIE = "shotstash_session";
   private static final String ACTOR = "actor";
+  private static final int MAX_TOKEN_LENGTH = 4096;
 
   private final Sessions sessions;
   private final Grants grants;
@@ -30,9 +32,8 @@ public final class Callers {
   /** Route handler: resolves the caller, then lets the request on. */
   public void resolve(RoutingContext ctx) {
     String bearer = bearerToken(ctx);
-    Cookie cookie = ctx.request().getCookie(COOKIE);
-    String token = bearer != null ? bearer : cookie == null ? null : cookie.getValue();
-    if (token == null || token.isEmpty() || token.length() > 4096) {
+    String token = credential(ctx.request());
+    if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_LENGTH) {
       ctx.put(ACTOR, Actor.ANONYMOUS);
       ctx.next();
       return;
@@ -41,31 +42,47 @@ public final class Callers {
     // The session lookup is asynchronous: hold the body until a later handler (a BodyHandler, or an
     // upload's pipe) asks for it, or it would be read and dropped meanwhile.
     ctx.request().pause();
-    if (bearer != null && bearer.startsWith("cfpa_")) {
-      // an agent grant: agents act only through their grants, never with a session
-      grants.resolve(bearer).onComplete(ar -> {
-        if (ar.failed()) {
-          ctx.fail(ar.cause());
-          return;
-        }
-        ctx.put(ACTOR, ar.result().<Actor>map(a -> a).orElse(Actor.ANONYMOUS));
-        ctx.next();
-      });
-      return;
-    }
-    sessions.resolve(token).onComplete(ar -> {
-      Optional<Actor.Member> member = ar.succeeded() ? ar.result() : Optional.empty();
+    resolveToken(token).onComplete(ar -> {
       if (ar.failed()) {
         ctx.fail(ar.cause());
         return;
       }
-      if (member.isPresent() && viaCookie && !csrfSafe(ctx)) {
+      Actor actor = ar.result();
+      if (actor instanceof Actor.Member && viaCookie && !csrfSafe(ctx)) {
         Envelope.error(ctx, ApiError.forbidden("A signed-in change must be sent as JSON"));
         return;
       }
-      ctx.put(ACTOR, member.<Actor>map(m -> m).orElse(Actor.ANONYMOUS));
+      ctx.put(ACTOR, actor);
       ctx.next();
     });
+  }
+
+  /**
+   * Who a token names now: an agent grant ({@code cfpa_...}; agents act only through their grants,
+   * never with a session) or a session; anonymous when it names nobody (any more). The GraphQL
+   * WebSocket asks again before each operation, so a socket acts as its session is now.
+   */
+  public Future<Actor> resolveToken(String token) {
+    if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_LENGTH) {
+      return Future.succeededFuture(Actor.ANONYMOUS);
+    }
+    if (token.startsWith("cfpa_")) {
+      return grants.resolve(token).map(agent -> agent.<Actor>map(a -> a).orElse(Actor.ANONYMOUS));
+    }
+    return sessions.resolve(token).map(member -> member.<Actor>map(m -> m).orElse(Actor.ANONYMOUS));
+  }
+
+  /**
+   * The token a request carries: its bearer header, else its session cookie (sessions only: an
+   * agent grant is never a cookie); null when neither.
+   */
+  public static String credential(HttpServerRequest request) {
+    String header = request.getHeader("Authorization");
+    if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return header.substring(7).trim();
+    }
+    Cookie cookie = request.getCookie(COOKIE);
+    return cookie == null || cookie.getValue().startsWith("cfpa_") ? null : cookie.getValue();
   }
 
   static String bearerToken(RoutingContext ctx) {

@@ -3,6 +3,7 @@ package io.shotstash.people;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.auth.Passwords;
+import io.shotstash.bus.Addresses;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.records.Person;
@@ -111,9 +112,15 @@ public final class Sessions {
         });
   }
 
-  /** Ends one session at once. */
-  public Future<Void> revoke(String sessionId) {
-    return pool.preparedQuery(PrivateSql.REVOKE_SESSION).execute(Tuple.of(UUID.fromString(sessionId))).mapEmpty();
+  /**
+   * Ends one session at once, and tells every node (open GraphQL WebSockets of that person check
+   * their session again and close).
+   */
+  public Future<Void> revoke(String sessionId, String personId) {
+    return pool.preparedQuery(PrivateSql.REVOKE_SESSION).execute(Tuple.of(UUID.fromString(sessionId)))
+        .onSuccess(rows -> vertx.eventBus().publish(Addresses.PEOPLE_SESSIONS_ENDED,
+            new JsonObject().put("personId", personId)))
+        .mapEmpty();
   }
 
   public Future<String> emailOf(String personId) {

@@ -1,15 +1,14 @@
 package io.shotstash.http.graphql;
 
 import graphql.GraphQL;
-import graphql.execution.SubscriptionExecutionStrategy;
 import graphql.language.Document;
 import graphql.language.OperationDefinition;
 import graphql.parser.InvalidSyntaxException;
 import graphql.parser.Parser;
-import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
 import io.shotstash.http.Callers;
 import io.shotstash.http.HttpServices;
+import io.shotstash.ratelimit.RateLimiter;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -22,11 +21,7 @@ import io.vertx.ext.web.handler.graphql.ExecutionInputBuilderWithContext;
 import io.vertx.ext.web.handler.graphql.GraphQLHandler;
 import io.vertx.ext.web.handler.graphql.GraphiQLHandler;
 import io.vertx.ext.web.handler.graphql.GraphiQLHandlerOptions;
-import io.vertx.ext.web.handler.graphql.ws.ConnectionInitEvent;
-import io.vertx.ext.web.handler.graphql.ws.GraphQLWSHandler;
-import io.vertx.ext.web.handler.graphql.ws.Message;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,9 +35,10 @@ import org.slf4j.LoggerFactory;
  * WebSocket at the same path (graphql-transport-ws), and GraphiQL at {@code /graphiql}.
  *
  * <p>The caller is resolved by {@link Callers#resolve} on the request, as for the REST API (session
- * cookie or bearer session; cookie callers must POST JSON). The WebSocket is authenticated by the
- * upgrade's cookie or {@code Authorization} header, or by {@code Authorization: Bearer ...} in the
- * connection_init payload, which then wins for that socket.
+ * cookie or bearer session; cookie callers must POST JSON). The WebSocket ({@link GraphqlSockets})
+ * is authenticated by the upgrade's cookie or {@code Authorization} header, or by
+ * {@code Authorization: Bearer ...} in the connection_init payload, which then wins for that
+ * socket; the token is resolved again before each operation.
  */
 public final class GraphqlRoutes {
   private static final Logger log = LoggerFactory.getLogger(GraphqlRoutes.class);
@@ -65,27 +61,18 @@ public final class GraphqlRoutes {
    * (it holds no per-verticle state: each subscription keeps the context it started on). Blocking
    * for about half a second on a cold JVM: built once, at start.
    */
-  public static GraphQL build(Vertx vertx) {
-    return GraphqlSchema.build(vertx);
+  public static GraphQL build(Vertx vertx, RateLimiter limiter) {
+    return GraphqlSchema.build(vertx, limiter);
   }
 
   public void mount(Router router, Callers callers) {
     GraphQL graphQL = services.graphql();
-    GraphQLWSHandler ws = GraphQLWSHandler.builder(graphQL)
-        .onConnectionInit(this::onConnectionInit)
-        .beforeExecute(GraphqlRoutes::beforeSocketExecute)
-        .build();
+    GraphqlSockets sockets = new GraphqlSockets(vertx, graphQL, callers, services.publicState());
     GraphQLHandler http = GraphQLHandler.builder(graphQL).beforeExecute(GraphqlRoutes::beforeHttpExecute).build();
 
     router.route(PATH).handler(this::common);
+    router.route(PATH).handler(sockets); // takes WebSocket upgrades (each operation resolves its caller), lets the rest on
     router.route(PATH).handler(callers::resolve);
-    router.route(PATH).handler(ctx -> {
-      if (ctx.request().canUpgradeToWebSocket()) {
-        ctx.request().resume();
-      }
-      ctx.next();
-    });
-    router.route(PATH).handler(ws); // takes WebSocket upgrades, lets everything else on
     router.route(PATH).handler(TimeoutHandler.create(30_000));
     router.get(PATH).handler(GraphqlRoutes::refuseChangesOverGet);
     router.post(PATH).handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
@@ -220,26 +207,7 @@ public final class GraphqlRoutes {
 
   // ---- WebSocket ----
 
-  /**
-   * connection_init: a bearer session in the payload ({@code Authorization: Bearer ...}) decides who
-   * the socket is (anonymous when unknown); without one, the upgrade's own caller stands.
-   */
-  private void onConnectionInit(ConnectionInitEvent event) {
-    String token = payloadBearer(event.message().message().getValue("payload"));
-    if (token == null) {
-      event.complete();
-      return;
-    }
-    services.sessions().resolve(token).onComplete(ar -> {
-      if (ar.failed()) {
-        log.warn("could not resolve a WebSocket session", ar.cause());
-        event.fail(ar.cause());
-        return;
-      }
-      event.complete(ar.result().<Actor>map(m -> m).orElse(Actor.ANONYMOUS));
-    });
-  }
-
+  /** A bearer token in a connection_init payload ({@code Authorization: Bearer ...}), or null. */
   static String payloadBearer(Object payload) {
     if (!(payload instanceof JsonObject json)) {
       return null;
@@ -252,15 +220,5 @@ public final class GraphqlRoutes {
       }
     }
     return null;
-  }
-
-  private static void beforeSocketExecute(ExecutionInputBuilderWithContext<Message> input) {
-    Map<Object, Object> context = new HashMap<>();
-    context.put(GraphqlAuth.TRANSPORT, GraphqlAuth.WS);
-    context.put(SubscriptionExecutionStrategy.KEEP_SUBSCRIPTION_EVENTS_ORDERED, true);
-    if (input.context().connectionParams() instanceof Actor actor) {
-      context.put(GraphqlAuth.ACTOR, actor);
-    }
-    input.builder().graphQLContext(context);
   }
 }

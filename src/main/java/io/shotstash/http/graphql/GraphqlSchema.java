@@ -15,6 +15,7 @@ import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import graphql.schema.idl.WiringFactory;
+import io.shotstash.ratelimit.RateLimiter;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -41,7 +42,7 @@ final class GraphqlSchema {
         .parserOptions(ParserOptions.getDefaultSdlParserOptions()).build()); // as SchemaParser parses it
   }
 
-  static GraphQL build(Vertx vertx) {
+  static GraphQL build(Vertx vertx, RateLimiter limiter) {
     Bus bus = new Bus(vertx);
     LibraryFetchers library = new LibraryFetchers(bus);
     PipelineFetchers pipeline = new PipelineFetchers(bus, new JobEvents(vertx));
@@ -79,7 +80,8 @@ final class GraphqlSchema {
     GraphqlErrors errors = new GraphqlErrors();
     return GraphQL.newGraphQL(schema)
         .defaultDataFetcherExceptionHandler(errors)
-        .instrumentation(new ChainedInstrumentation(new MaxQueryComplexityInstrumentation(MAX_COMPLEXITY), errors))
+        .instrumentation(new ChainedInstrumentation(new MaxQueryComplexityInstrumentation(MAX_COMPLEXITY),
+            new MutationLimits(limiter), errors))
         .build();
   }
 
