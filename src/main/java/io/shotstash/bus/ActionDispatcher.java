@@ -64,6 +64,12 @@ public final class ActionDispatcher {
       }
       ApiError error = ApiError.from(ar.cause());
       if (error == null) {
+        error = Unavailable.of(ar.cause()).orElse(null);
+        if (error != null) {
+          log.warn("{} {} refused while {}: {}", address, action, error.code(), String.valueOf(ar.cause().getMessage()));
+        }
+      }
+      if (error == null) {
         String traceId = UUID.randomUUID().toString();
         log.error("{} {} failed [traceId={}]", address, action, traceId, ar.cause());
         message.fail(500, ApiError.internal().toJson().put("traceId", traceId).encode());

@@ -1,6 +1,7 @@
 package io.shotstash.http;
 
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Unavailable;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -52,6 +53,12 @@ public final class Envelope {
     ApiError error = ApiError.from(failure);
     if (error != null) {
       return error(ctx, error);
+    }
+    ApiError outage = Unavailable.of(failure).orElse(null);
+    if (outage != null) {
+      log.warn("{} {} refused while {}: {}", ctx.request().method(), ctx.request().path(), outage.code(),
+          String.valueOf(failure.getMessage()));
+      return error(ctx, outage);
     }
     String traceId = UUID.randomUUID().toString();
     log.error("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);

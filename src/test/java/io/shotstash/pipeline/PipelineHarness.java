@@ -8,6 +8,7 @@ import io.shotstash.bus.Requests;
 import io.shotstash.db.Database;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.testing.TestApp;
+import io.shotstash.testing.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -43,19 +44,24 @@ final class PipelineHarness implements AutoCloseable {
   final String adminToken;
   private final List<WebClient> clients = new ArrayList<>();
 
-  private PipelineHarness(Map<String, String> settings) {
+  private PipelineHarness(TestDatabase db, Map<String, String> settings) {
     Map<String, String> env = new HashMap<>(settings);
     env.put("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP);
-    app = TestApp.start(env);
+    app = TestApp.start(db, env);
     adminToken = app.setupAndLogin();
   }
 
   static PipelineHarness start() {
-    return new PipelineHarness(Map.of());
+    return start(Map.of());
   }
 
   static PipelineHarness start(Map<String, String> settings) {
-    return new PipelineHarness(settings);
+    return new PipelineHarness(TestDatabase.create(), settings);
+  }
+
+  /** The app on a database of the test's choosing (a {@code PrivatePostgres} one, for the fault tests). */
+  static PipelineHarness start(TestDatabase db, Map<String, String> settings) {
+    return new PipelineHarness(db, settings);
   }
 
   @Override

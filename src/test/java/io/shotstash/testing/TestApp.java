@@ -38,8 +38,8 @@ public final class TestApp implements AutoCloseable {
   private final int port;
   private final Config config;
 
-  private TestApp(Map<String, String> extra) throws IOException {
-    db = TestDatabase.create();
+  private TestApp(TestDatabase db, Map<String, String> extra) throws IOException {
+    this.db = db;
     dataDir = Files.createTempDirectory("shotstash-test-");
     port = freePort();
     Map<String, String> env = new HashMap<>();
@@ -63,8 +63,13 @@ public final class TestApp implements AutoCloseable {
   }
 
   public static TestApp start(Map<String, String> settings) {
+    return start(TestDatabase.create(), settings);
+  }
+
+  /** The app on a database of the test's choosing (dropped when the app closes). */
+  public static TestApp start(TestDatabase db, Map<String, String> settings) {
     try {
-      return new TestApp(settings);
+      return new TestApp(db, settings);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

@@ -26,7 +26,11 @@ public final class TestDatabase implements AutoCloseable {
 
   /** Creates a fresh, empty database (no migrations yet). */
   public static TestDatabase create() {
-    Config.DatabaseUrl server = serverUrl();
+    return createOn(serverUrl());
+  }
+
+  /** Creates a fresh, empty database on the given server (a {@link PrivatePostgres}, for the fault tests). */
+  public static TestDatabase createOn(Config.DatabaseUrl server) {
     String name = "shotstash_test_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
     try (Connection c = Database.connect(server); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name + " TEMPLATE template0");

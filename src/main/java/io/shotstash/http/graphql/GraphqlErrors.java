@@ -14,6 +14,7 @@ import graphql.execution.instrumentation.parameters.InstrumentationExecutionPara
 import graphql.execution.instrumentation.parameters.InstrumentationFieldFetchParameters;
 import graphql.schema.DataFetcher;
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Unavailable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +45,9 @@ final class GraphqlErrors implements DataFetcherExceptionHandler, Instrumentatio
     GraphqlErrorBuilder<?> builder = GraphqlErrorBuilder.newError(params.getDataFetchingEnvironment())
         .errorType(ErrorType.DataFetchingException);
     if (refusal == null) {
+      refusal = Unavailable.of(failure).orElse(null);
+    }
+    if (refusal == null) {
       String traceId = UUID.randomUUID().toString();
       log.error("GraphQL field {} failed [traceId={}]", params.getPath(), traceId, failure);
       refusal = ApiError.internal();
@@ -66,6 +70,9 @@ final class GraphqlErrors implements DataFetcherExceptionHandler, Instrumentatio
     ext.put("code", code(error));
     if (error.fields() != null) {
       ext.put("fields", error.fields().getMap());
+    }
+    if (error.retryAfterSeconds() != null) {
+      ext.put("retryAfter", error.retryAfterSeconds());
     }
     return ext;
   }

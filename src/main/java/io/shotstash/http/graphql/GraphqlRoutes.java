@@ -6,6 +6,7 @@ import graphql.language.OperationDefinition;
 import graphql.parser.InvalidSyntaxException;
 import graphql.parser.Parser;
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Unavailable;
 import io.shotstash.http.Callers;
 import io.shotstash.http.HttpServices;
 import io.shotstash.ratelimit.RateLimiter;
@@ -169,7 +170,13 @@ public final class GraphqlRoutes {
   private void onFailure(RoutingContext ctx) {
     Throwable failure = ctx.failure();
     ApiError refusal = failure == null ? null : ApiError.from(failure);
+    if (refusal == null && failure != null) {
+      refusal = Unavailable.of(failure).orElse(null); // the database or a service is away for a moment
+    }
     if (refusal != null) {
+      if (refusal.retryAfterSeconds() != null) {
+        ctx.response().putHeader("Retry-After", Integer.toString(refusal.retryAfterSeconds()));
+      }
       send(ctx, refusal.status(), refusal.message(), GraphqlErrors.code(refusal));
       return;
     }

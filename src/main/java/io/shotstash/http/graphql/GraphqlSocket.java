@@ -7,6 +7,7 @@ import graphql.GraphQLError;
 import graphql.execution.SubscriptionExecutionStrategy;
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Unavailable;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.http.ServerWebSocket;
@@ -179,8 +180,7 @@ final class GraphqlSocket {
       }
       if (ar.failed()) {
         log.warn("could not resolve the caller of a GraphQL operation", ar.cause());
-        finish(op, TransportFrame.error(op.id, errors(ApiError.of(503, "service_unavailable",
-            "Could not check who you are; try again"))));
+        finish(op, TransportFrame.error(op.id, errors(Unavailable.of(ar.cause()).orElse(ApiError.internal()))));
         return;
       }
       if (credential != null && !signedIn(ar.result())) {

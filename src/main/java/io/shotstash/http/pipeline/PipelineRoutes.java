@@ -3,6 +3,7 @@ package io.shotstash.http.pipeline;
 import io.shotstash.auth.Ids;
 import io.shotstash.auth.Tokens;
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Unavailable;
 import io.shotstash.bus.Requests;
 import io.shotstash.http.Downloads;
 import io.shotstash.http.Uploads;
@@ -91,6 +92,12 @@ public final class PipelineRoutes {
   private void onFailure(RoutingContext ctx) {
     if (ctx.failure() != null) {
       ApiError error = ApiError.from(ctx.failure());
+      if (error == null) {
+        error = Unavailable.of(ctx.failure()).orElse(null);
+      }
+      if (error != null && Unavailable.isOutage(error)) {
+        error = PipelineErrors.unavailable(error); // the contract's codes are upper case
+      }
       if (error == null || error.status() >= 500 && "internal_error".equals(error.code())) {
         ContractResponses.internal(ctx, ctx.failure());
       } else {

@@ -94,4 +94,14 @@ public final class PipelineErrors {
   public static ApiError kindNotApplicable(String kind, String mimeType) {
     return ApiError.of(422, "KIND_NOT_APPLICABLE", kind + " does not apply to " + mimeType + " files");
   }
+
+  /**
+   * A part of the app is away for a moment (PostgreSQL restarting, a service not answering): 503
+   * with Retry-After and the outage's code in upper case ({@code DATABASE_UNAVAILABLE},
+   * {@code SERVICE_UNAVAILABLE}). The worker waits and tries again, as for any 503.
+   */
+  public static ApiError unavailable(ApiError outage) {
+    return new ApiError(503, outage.code().toUpperCase(java.util.Locale.ROOT), outage.message(), null,
+        outage.retryAfterSeconds());
+  }
 }

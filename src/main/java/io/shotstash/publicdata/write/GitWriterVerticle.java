@@ -2,6 +2,7 @@ package io.shotstash.publicdata.write;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Unavailable;
 import io.shotstash.media.Storage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
@@ -254,6 +255,12 @@ public final class GitWriterVerticle extends VerticleBase {
 
   private void fail(Message<JsonObject> message, Throwable cause) {
     ApiError error = ApiError.from(cause);
+    if (error == null) {
+      error = Unavailable.of(cause).orElse(null);
+      if (error != null) {
+        log.warn("write refused while {}: {}", error.code(), String.valueOf(cause.getMessage()));
+      }
+    }
     if (error == null) {
       String traceId = UUID.randomUUID().toString();
       log.error("write failed [traceId={}]", traceId, cause);
