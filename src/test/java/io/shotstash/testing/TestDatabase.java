@@ -3,6 +3,7 @@ package io.shotstash.testing;
 import io.shotstash.app.Config;
 import io.shotstash.db.Database;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -69,6 +70,21 @@ public final class TestDatabase implements AutoCloseable {
   public void execute(String sql) {
     try (Connection c = Database.connect(url); Statement s = c.createStatement()) {
       s.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The first column of the first row of a query, as a number. */
+  public long number(String query) {
+    String value = text(query);
+    return value == null ? 0 : Long.parseLong(value);
+  }
+
+  /** The first column of the first row of a query, as text (null when no row or SQL null). */
+  public String text(String query) {
+    try (Connection c = Database.connect(url); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+      return rs.next() ? rs.getString(1) : null;
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
