@@ -154,13 +154,13 @@ public final class ModerationWrites {
           || target.createdAt().isBefore(ctx.now().minus(VOTE_MAX_AGE)))) {
         return refuse(ApiError.conflict("member_too_old", "A spam vote by an agent needs a member who joined in the last 30 days"));
       }
-      // 4. volume
+      // 4. volume: this agent account's own spam votes on the accounts that stand now
       if ("spam".equals(verdict)) {
-        Integer wait = Allowance.retryAfter(state.find(Sheet.PERSON_EVALUATIONS, "evaluator", "agent-" + agent.slug(),
-            PersonEvaluation.class).stream()
-                // the vote a purge writes counts toward the purge allowance, not this one
-                .filter(e -> "spam".equals(e.verdict()) && !e.flags().contains("purged"))
-                .map(PersonEvaluation::evaluatedAt).toList(),
+        Person self = state.personById(agent.personId()).orElse(null);
+        if (self == null) {
+          return refuse(ApiError.notFound()); // the agent account went while the vote was queued
+        }
+        Integer wait = Allowance.retryAfter(AgentActivity.of(state, self).spamVotesSince(state, ctx.now().minus(DAY)),
             SPAM_VOTES_PER_DAY, DAY, ctx.now());
         if (wait != null) {
           return refuse(new ApiError(429, "rate_limited", "At most 20 spam votes a day", null, wait));
