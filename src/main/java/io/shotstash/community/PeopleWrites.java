@@ -3,13 +3,16 @@ package io.shotstash.community;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
+import io.shotstash.moderation.AccountProtection;
 import io.shotstash.moderation.AccountVotes;
+import io.shotstash.moderation.ModerationWrites;
 import io.shotstash.people.PersonView;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.HelpWantedInterest;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
@@ -28,6 +31,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -206,6 +210,11 @@ public final class PeopleWrites {
     }
     if (Rules.isSelf(cmd.actor(), person)) {
       return Rules.refuse(ApiError.validation("slug", "you cannot purge yourself"));
+    }
+    Optional<AccountProtection.Refusal> lastAdministrator = AccountProtection.purge(person,
+        state.countActive(AccountLevel.ADMINISTRATOR));
+    if (lastAdministrator.isPresent()) {
+      return Rules.refuse(ModerationWrites.error(lastAdministrator.get()));
     }
     boolean spam = cmd.params().getBoolean("spam", true);
     String reason = cmd.params().getString("reason");

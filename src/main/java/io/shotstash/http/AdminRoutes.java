@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
 /**
  * The staff and agent surfaces under {@code /api/admin} (the moderation API). The caller is
  * authorised before anything is validated: whoever may not use a route gets 404, whatever they
- * sent. Reads go to {@code moderation}; writes to the git writer, where their rules live.
+ * sent. Then input is strict on every route: a query key or body key the route does not take is
+ * 422, so a caller who misspells a parameter is told rather than ignored. Reads go to {@code moderation}; writes to the git writer, where their rules live.
  */
 final class AdminRoutes {
   static final Pattern FLAG = Pattern.compile("^[a-z0-9][a-z0-9:-]{0,39}$");
@@ -229,6 +230,7 @@ final class AdminRoutes {
   }
 
   private Future<Void> vote(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     String slug = slug(ctx);
     boolean agent = Callers.actor(ctx) instanceof Actor.Agent;
     JsonBody body = JsonBody.of(ctx, agent ? Set.of("verdict", "reasoning", "flags") : Set.of("verdict", "reasoning"));
@@ -267,10 +269,12 @@ final class AdminRoutes {
   }
 
   private Future<Void> unvote(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     return write(ctx, ModerationWrites.UNVOTE, new JsonObject().put("slug", slug(ctx))).compose(r -> Envelope.ok(ctx, 200, r));
   }
 
   private Future<Void> purge(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     String slug = slug(ctx);
     JsonBody body = JsonBody.of(ctx, Set.of("reason", "flags", "evidence", "dryRun"));
     JsonObject raw = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
@@ -361,6 +365,7 @@ final class AdminRoutes {
   }
 
   private Future<Void> unblock(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     String id = ctx.pathParam("id");
     if (!Ids.isUuid(id)) {
       throw ApiError.notFound().toException();
@@ -376,6 +381,7 @@ final class AdminRoutes {
   }
 
   private Future<Void> purgeOrphans(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     JsonBody body = JsonBody.of(ctx, Set.of("apply"));
     Boolean apply = body.bool("apply");
     if (apply == null) {
@@ -389,6 +395,7 @@ final class AdminRoutes {
   // ---- agents and grants ----
 
   private Future<Void> createAgent(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     JsonBody body = JsonBody.of(ctx, Set.of("slug", "fullName"));
     String slug = body.string("slug");
     String fullName = body.string("fullName");
@@ -405,6 +412,7 @@ final class AdminRoutes {
   }
 
   private Future<Void> createGrant(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     Person agent = agent(slug(ctx));
     JsonBody body = JsonBody.of(ctx, Set.of("scopes", "expiresAt"));
     JsonObject raw = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
@@ -438,6 +446,7 @@ final class AdminRoutes {
   }
 
   private Future<Void> revokeGrant(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     Person agent = agent(slug(ctx));
     String id = ctx.pathParam("id");
     if (!Ids.isUuid(id)) {
@@ -448,7 +457,9 @@ final class AdminRoutes {
   }
 
   private Future<Void> withdraw(RoutingContext ctx) {
+    Routes.noQuery(ctx);
     String slug = slug(ctx);
+    // it takes no input: an empty body or {} (anything else is an unknown key, 422, like everywhere)
     JsonBody.of(ctx, Set.of()).validate();
     return write(ctx, ModerationWrites.WITHDRAW, new JsonObject().put("agentSlug", slug)).compose(r -> Envelope.ok(ctx, 200, r));
   }

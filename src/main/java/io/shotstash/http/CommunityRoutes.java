@@ -427,9 +427,9 @@ final class CommunityRoutes {
   }
 
   private Future<Void> createTag(RoutingContext ctx) {
-    if (!staff(ctx)) {
-      throw ApiError.notFound().toException(); // a staff-only surface: refused before the body is read
-    }
+    // tags are public and so is this route, like the rest of the community API: anonymous callers
+    // are told to sign in and members that they need staff, before the body is read or counted
+    Callers.atLeast(ctx, AccountLevel.STAFF);
     return writer(ctx).compose(m -> {
       JsonBody body = JsonBody.of(ctx, Set.of("namespace", "slug", "title"));
       String namespace = body.string("namespace");

@@ -92,9 +92,12 @@ final class AgentPurge {
                   "Every evidence record must be one the purge deletes: " + e.path()));
             }
           }
-          // 8. volume
-          Integer wait = Allowance.retryAfter(state.all(Sheet.SPAM_PURGES, SpamPurge.class).stream()
-                  .filter(s -> ("agent-" + agent.slug()).equals(s.by())).map(SpamPurge::purgedAt).toList(),
+          // 8. volume: this agent account's purges (not an earlier account's under its slug)
+          Person self = state.personById(agent.personId()).orElse(null);
+          if (self == null) {
+            return ModerationWrites.refuse(ApiError.notFound()); // the agent account went while the purge was queued
+          }
+          Integer wait = Allowance.retryAfter(AgentActivity.of(state, self).purgeTimes(),
               ModerationWrites.PURGES_PER_DAY, ModerationWrites.DAY, ctx.now());
           if (wait != null) {
             return ModerationWrites.refuse(new ApiError(429, "rate_limited", "At most 5 purges a day", null, wait));

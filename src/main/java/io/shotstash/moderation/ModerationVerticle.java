@@ -424,12 +424,15 @@ public final class ModerationVerticle extends VerticleBase {
     return Future.all(rows).map(all -> new JsonObject().put("agents", new JsonArray(all.list())));
   }
 
-  /** Votes cast, votes a human later overruled (the opposite verdict), and purges. */
+  /**
+   * Votes cast, votes a human later overruled (the opposite verdict), and purges: this agent
+   * account's, not those of an earlier account under its slug.
+   */
   static JsonObject accuracy(PublicState state, Person agent) {
-    String evaluator = "agent-" + agent.slug();
+    AgentActivity activity = AgentActivity.of(state, agent);
     int cast = 0;
     int overruled = 0;
-    for (PersonEvaluation e : state.find(Sheet.PERSON_EVALUATIONS, "evaluator", evaluator, PersonEvaluation.class)) {
+    for (PersonEvaluation e : activity.votes()) {
       cast++;
       Person member = state.personBySlug(e.personSlug()).orElse(null);
       if (member != null) {
@@ -440,7 +443,7 @@ public final class ModerationVerticle extends VerticleBase {
         }
       }
     }
-    long purges = state.all(Sheet.SPAM_PURGES, SpamPurge.class).stream().filter(s -> evaluator.equals(s.by())).count();
+    long purges = activity.purges().size();
     return new JsonObject().put("votesCast", cast).put("overruled", overruled).put("purges", purges);
   }
 }

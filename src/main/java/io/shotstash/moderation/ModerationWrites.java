@@ -65,6 +65,11 @@ public final class ModerationWrites {
     return Future.failedFuture(e.toException());
   }
 
+  /** An {@link AccountProtection} refusal as the error the caller gets. */
+  public static ApiError error(AccountProtection.Refusal r) {
+    return ApiError.of(r.status(), r.code(), r.message());
+  }
+
   static CommitMessage.Builder message(WriteCommand cmd, String action, Person subject, String body) {
     return Attribution.message(cmd, action, "person", subject.id(), subject.slug()).body(body);
   }
@@ -106,7 +111,8 @@ public final class ModerationWrites {
   /**
    * {slug, verdict, reasoning?, flags?}: record the caller's verdict (one record per voter per
    * person). A spam vote hides the member; a legit vote that reverses a moderation hide shows
-   * them again. Agents are held to the agent vote rules 1-4.
+   * them again. People vote spam only below their own level and never on the last active
+   * administrator ({@link AccountProtection}); agents are held to the agent vote rules 1-4.
    */
   static Future<WritePlan> vote(WriteContext ctx, WriteCommand cmd) {
     PublicState state = ctx.state();
@@ -121,6 +127,19 @@ public final class ModerationWrites {
     }
     AccountVotes votes = AccountVotes.of(state, target);
     Future<Void> agentRules = Future.succeededFuture();
+    if (cmd.actor() instanceof Actor.Member m) {
+      // the voter's level from the live record: one demoted or hidden since the request began is no moderator
+      AccountLevel level = state.personById(m.personId()).filter(p -> !p.isDeactivated()).map(Person::level)
+          .orElse(AccountLevel.USER);
+      if (!level.atLeast(AccountLevel.STAFF)) {
+        return refuse(ApiError.notFound());
+      }
+      Optional<AccountProtection.Refusal> protectedAccount = AccountProtection.vote(level, verdict, target,
+          state.countActive(AccountLevel.ADMINISTRATOR));
+      if (protectedAccount.isPresent()) {
+        return refuse(error(protectedAccount.get()));
+      }
+    }
     if (cmd.actor() instanceof Actor.Agent agent) {
       // 1. humans are final
       if (votes.humanHasVoted()) {
@@ -135,13 +154,13 @@ public final class ModerationWrites {
           || target.createdAt().isBefore(ctx.now().minus(VOTE_MAX_AGE)))) {
         return refuse(ApiError.conflict("member_too_old", "A spam vote by an agent needs a member who joined in the last 30 days"));
       }
-      // 4. volume
+      // 4. volume: this agent account's own spam votes on the accounts that stand now
       if ("spam".equals(verdict)) {
-        Integer wait = Allowance.retryAfter(state.find(Sheet.PERSON_EVALUATIONS, "evaluator", "agent-" + agent.slug(),
-            PersonEvaluation.class).stream()
-                // the vote a purge writes counts toward the purge allowance, not this one
-                .filter(e -> "spam".equals(e.verdict()) && !e.flags().contains("purged"))
-                .map(PersonEvaluation::evaluatedAt).toList(),
+        Person self = state.personById(agent.personId()).orElse(null);
+        if (self == null) {
+          return refuse(ApiError.notFound()); // the agent account went while the vote was queued
+        }
+        Integer wait = Allowance.retryAfter(AgentActivity.of(state, self).spamVotesSince(state, ctx.now().minus(DAY)),
             SPAM_VOTES_PER_DAY, DAY, ctx.now());
         if (wait != null) {
           return refuse(new ApiError(429, "rate_limited", "At most 20 spam votes a day", null, wait));

@@ -3,6 +3,8 @@ package io.shotstash.people;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
+import io.shotstash.moderation.AccountProtection;
+import io.shotstash.moderation.ModerationWrites;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
@@ -21,6 +23,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -137,10 +140,10 @@ public final class AccountWrites {
       if (target.level() == level) {
         return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> unchanged));
       }
-      if (target.level() == AccountLevel.ADMINISTRATOR && !target.isDeactivated()
-          && state.countActive(AccountLevel.ADMINISTRATOR) <= 1) {
-        return Future.failedFuture(ApiError.conflict("last_administrator",
-            "This is the last administrator; make someone else an administrator first").toException());
+      Optional<AccountProtection.Refusal> lastAdministrator = AccountProtection.levelChange(target, level,
+          state.countActive(AccountLevel.ADMINISTRATOR));
+      if (lastAdministrator.isPresent()) {
+        return Future.failedFuture(ModerationWrites.error(lastAdministrator.get()).toException());
       }
       Person changed = target.withAccountLevel(level.wire(), ctx.now());
       CommitMessage message = Attribution.actorTrailers(

@@ -7,10 +7,14 @@ import java.util.Map;
 /**
  * A commit message of the public data repository (DATA.md → Commits): a subject
  * ({@code <actor-slug>: <METHOD> <path>}, or {@code system: <what>}), an optional body and git
- * trailers. Trailer values never contain a line break, and the body cannot end the message with a
- * paragraph that looks like trailers, since the trailers always follow it.
+ * trailers. Trailer values never contain a line break. The body is free text (a vote's reasoning, a
+ * purge or unblock reason), so every line of it is indented by {@link #BODY_INDENT}: {@code git log
+ * --grep='^Action: person.purge$'} is the audit log, and it matches any line of the message, so a
+ * body line must never start like a trailer ({@code Key: value}) nor like git's patch divider.
  */
 public record CommitMessage(String subject, String body, List<Map.Entry<String, String>> trailers) {
+  /** What starts every line of the body, so no body line starts at the left margin. */
+  public static final String BODY_INDENT = "  ";
 
   public CommitMessage {
     subject = oneLine(subject);
@@ -32,7 +36,12 @@ public record CommitMessage(String subject, String body, List<Map.Entry<String, 
   public String render() {
     StringBuilder sb = new StringBuilder(subject).append("\n");
     if (body != null && !body.isBlank()) {
-      sb.append("\n").append(body.strip()).append("\n");
+      sb.append("\n");
+      for (String line : body.strip().split("\n", -1)) {
+        String text = line.stripTrailing();
+        // a blank line stays empty: it separates paragraphs and carries nothing to forge
+        sb.append(text.isEmpty() ? "" : BODY_INDENT + text).append("\n");
+      }
     }
     if (!trailers.isEmpty()) {
       sb.append("\n");
@@ -49,8 +58,9 @@ public record CommitMessage(String subject, String body, List<Map.Entry<String, 
   }
 
   private static String cleanBody(String s) {
-    // keep line breaks (a summary may have paragraphs) but no other control characters
-    return s.replace("\r\n", "\n").replaceAll("[\\p{Cntrl}&&[^\\n]]", " ");
+    // keep line breaks (a summary may have paragraphs), every kind of them as a line feed, so that
+    // render() indents each one; no other control characters
+    return s.replaceAll("\\r\\n|[\\r\\u2028\\u2029\\u0085]", "\n").replaceAll("[\\p{Cntrl}&&[^\\n]]", " ");
   }
 
   /** Builds a message; trailers keep the order they are added in. */

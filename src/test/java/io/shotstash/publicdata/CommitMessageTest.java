@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
@@ -46,7 +47,7 @@ class CommitMessageTest {
         .build().render();
     assertThat(rendered).isEqualTo("ada: PATCH /api/people/bob\n"
         + "\n"
-        + "Changed the level.\nSecond line.\n\nSecond paragraph.\n"
+        + "  Changed the level.\n  Second line.\n\n  Second paragraph.\n"
         + "\n"
         + "Action: person.update\n"
         + "Subject-Slug: bob\n");
@@ -62,14 +63,14 @@ class CommitMessageTest {
 
   @Test
   void withoutTrailersTheMessageEndsWithTheBody() {
-    assertThat(CommitMessage.subject("s").body("b").build().render()).isEqualTo("s\n\nb\n");
+    assertThat(CommitMessage.subject("s").body("b").build().render()).isEqualTo("s\n\n  b\n");
     assertThat(CommitMessage.subject("s").build().render()).isEqualTo("s\n");
   }
 
   @Test
   void theBodyIsStrippedOfSurroundingBlankLines() {
     String rendered = CommitMessage.subject("s").body("\n\n  text  \n\n\n").trailer("A", "b").build().render();
-    assertThat(rendered).isEqualTo("s\n\ntext\n\nA: b\n");
+    assertThat(rendered).isEqualTo("s\n\n  text\n\nA: b\n");
   }
 
   @Test
@@ -114,9 +115,9 @@ class CommitMessageTest {
   }
 
   @Test
-  void theBodyKeepsLineBreaksButNoOtherControlCharacters() {
-    CommitMessage m = CommitMessage.subject("s").body("one\r\ntwo\rthree\u0000four\tfive\n\nsix").build();
-    assertThat(m.body()).isEqualTo("one\ntwo three four five\n\nsix");
+  void theBodyKeepsLineBreaksOfEveryKindAsLineFeedsButNoOtherControlCharacters() {
+    CommitMessage m = CommitMessage.subject("s").body("one\r\ntwo\rthree\u0000four\tfive\n\nsix\u2028seven").build();
+    assertThat(m.body()).isEqualTo("one\ntwo\nthree four five\n\nsix\nseven");
   }
 
   // ---- parsed back by git ----
@@ -157,6 +158,50 @@ class CommitMessageTest {
   void aSubjectCannotAddATrailerThatGitReads() {
     CommitMessage m = CommitMessage.subject("ada: POST /api/x\n\nAction: person.purge").trailer("Action", "x.y").build();
     assertThat(gitFooters(m.render())).containsExactly(entry("Action", "x.y"));
+  }
+
+  /** A line git's trailer parser, or a reader of `git log`, would take for a trailer. */
+  private static final Pattern TRAILER_LIKE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9-]*:(\\s|$)");
+
+  static Stream<Arguments> freeText() {
+    return Stream.concat(forgeries(), Stream.of(
+        Arguments.of("a whole body that is a trailer", "Action: person.purge"),
+        Arguments.of("a trailer on the first line", "Purge-Id: 0193\nrest"),
+        Arguments.of("a trailer after one line break", "x\nAction: person.purge"),
+        Arguments.of("a patch divider", "x\n---\nAction: person.purge"),
+        Arguments.of("a trailer after a lone CR", "x\rAction: person.purge"),
+        Arguments.of("a trailer after a line separator", "x\u2028Action: person.purge"),
+        Arguments.of("a trailer after next-line", "x\u0085Action: person.purge"),
+        Arguments.of("an indented trailer", "x\n  Action: person.purge")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("freeText")
+  void noLineOfTheBodyStartsLikeATrailer(String why, String body) {
+    String rendered = CommitMessage.subject("ada: POST /api/admin/members/bob/vote").body(body)
+        .trailer("Action", "moderation.vote").trailer("Actor-Slug", "ada").build().render();
+    List<String> lines = List.of(rendered.split("\n", -1));
+    List<String> trailerLike = lines.subList(1, lines.size()).stream()
+        .filter(l -> TRAILER_LIKE.matcher(l).find()).toList();
+    assertThat(trailerLike).as(rendered).containsExactly("Action: moderation.vote", "Actor-Slug: ada");
+    // the documented audit query, as `git log --grep` runs it: line by line
+    Pattern purges = Pattern.compile("^Action: person.purge$");
+    assertThat(lines.stream().filter(l -> purges.matcher(l).find())).as(rendered).isEmpty();
+  }
+
+  @Test
+  void everyLineOfTheBodyIsIndentedByTwoSpaces() {
+    String rendered = CommitMessage.subject("stf: POST /api/admin/members/bob/vote")
+        .body("spam: line one\nAction: person.purge\n\n  already indented\n").trailer("Action", "moderation.vote")
+        .build().render();
+    assertThat(rendered).isEqualTo("stf: POST /api/admin/members/bob/vote\n"
+        + "\n"
+        + "  spam: line one\n"
+        + "  Action: person.purge\n"
+        + "\n"
+        + "    already indented\n"
+        + "\n"
+        + "Action: moderation.vote\n");
   }
 
   @Test

@@ -344,9 +344,9 @@ class ProjectRoutesTest {
 
     ObjectId before = api.head();
     error(api.post("/api/tags", tag, new JsonObject().put("namespace", "topic").put("slug", "civic-tech")
-        .put("title", "Civic Tech")), 404, "not_found");
-    error(api.post("/api/tags", null, new JsonObject().put("namespace", "topic").put("title", "Civic Tech")), 404,
-        "not_found");
+        .put("title", "Civic Tech")), 403, "forbidden");
+    error(api.post("/api/tags", null, new JsonObject().put("namespace", "topic").put("title", "Civic Tech")), 401,
+        "unauthenticated");
     assertThat(api.head()).isEqualTo(before);
 
     JsonObject created = data(api.post("/api/tags", staff, new JsonObject().put("namespace", "topic")
@@ -394,9 +394,16 @@ class ProjectRoutesTest {
 
   @Test
   void aNonStaffCallerIsRefusedBeforeTheTagBodyIsValidated() {
-    HttpResponse<Buffer> r = api.post("/api/tags", outsider, new JsonObject().put("namespace", "colour").put("title", "Red"));
-    assertThat(r.statusCode()).as(r.bodyAsString()).isIn(403, 404);
-    assertThat(r.bodyAsJsonObject().getJsonObject("error").getString("code")).isIn("forbidden", "not_found");
+    String editor = api.member(admin, "tag-editor", "editor");
+    ObjectId before = api.head();
+    JsonObject bad = new JsonObject().put("namespace", "colour").put("title", "Red").put("bogus", 1);
+    error(api.post("/api/tags", outsider, bad), 403, "forbidden");
+    error(api.post("/api/tags", null, bad), 401, "unauthenticated");
+    // an editor is not staff either
+    error(api.post("/api/tags", editor, bad), 403, "forbidden");
+    assertThat(api.head()).isEqualTo(before);
+    // staff get the validation
+    invalid(api.post("/api/tags", staff, bad), "bogus");
   }
 
   private static List<String> handles(JsonObject taggable) {

@@ -197,9 +197,35 @@ class ModerationApiTest {
   @Test
   void unknownKeysAreRefusedOnEveryRoute() {
     h.seed(newMember("acc-keys", "bio", now()));
+    ObjectId before = h.head();
+    String unknownId = UUID.randomUUID().toString();
     invalid(h.get("/api/admin/agents?bogus=1", staff), "bogus");
     invalid(h.get("/api/admin/members/acc-keys?bogus=1", staff), "bogus");
     invalid(h.post("/api/admin/agents/ax-all/withdraw-votes", staff, new JsonObject().put("bogus", 1)), "bogus");
+    // the routes that take no query string refuse one, writes included, rather than ignore it
+    invalid(h.post("/api/admin/members/acc-keys/vote?bogus=1", staff, new JsonObject().put("verdict", "spam")), "bogus");
+    invalid(h.delete("/api/admin/members/acc-keys/vote?bogus=1", allScopes.token()), "bogus");
+    invalid(h.post("/api/admin/members/acc-keys/purge?dryRun=true", allScopes.token(),
+        ModerationHarness.purgeBody("Set a bio advertising a pharmacy shop.", ModerationHarness.bioEvidence())), "dryRun");
+    invalid(h.post("/api/admin/spam-purges/" + unknownId + "/unblock?bogus=1", staff, null), "bogus");
+    invalid(h.post("/api/admin/private-data/purge-orphans?apply=true", admin, new JsonObject().put("apply", false)),
+        "apply");
+    invalid(h.post("/api/admin/agents?bogus=1", admin, new JsonObject().put("slug", "keys-bot").put("fullName", "K")),
+        "bogus");
+    invalid(h.post("/api/admin/agents/ax-all/grants?bogus=1", admin, new JsonObject()
+        .put("scopes", new JsonArray().add("moderation:read"))), "bogus");
+    invalid(h.delete("/api/admin/agents/ax-all/grants/" + allScopes.grantId() + "?bogus=1", admin), "bogus");
+    invalid(h.post("/api/admin/agents/ax-noread/withdraw-votes?bogus=1", staff2, null), "bogus");
+    assertThat(h.head()).as("nothing refused was written").isEqualTo(before);
+    assertThat(h.person("acc-keys").isDeactivated()).isFalse();
+    assertThat(h.person("keys-bot")).isNull();
+    list(h.get("/api/admin/members", allScopes.token())); // the grant was not revoked
+
+    // withdraw-votes takes no input: no body, an empty body and {} are all fine
+    assertThat(data(h.raw(HttpMethod.POST, "/api/admin/agents/ax-noread/withdraw-votes", staff2, ""))
+        .getInteger("withdrawn")).isZero();
+    assertThat(data(h.post("/api/admin/agents/ax-noread/withdraw-votes", staff2, new JsonObject()))
+        .getInteger("withdrawn")).isZero();
   }
 
   // ---------------------------------------------------------------- the roster

@@ -1,0 +1,92 @@
+package io.shotstash.moderation;
+
+import io.shotstash.publicdata.records.AccountLevel;
+import io.shotstash.publicdata.records.Person;
+import java.util.Optional;
+
+/**
+ * Who a person's moderation powers reach, and the one thing no change may do: leave the site
+ * without an active administrator. A spam vote hides its target (an administrator hidden by
+ * moderation loses the admin routes and cannot reactivate themselves), a purge deletes them and a
+ * demotion takes their level, so each is checked here before it is planned. Pure.
+ *
+ * <ul>
+ *   <li>A person votes spam only on accounts below their own level: staff not on staff or
+ *       administrators, an administrator not on another administrator. Those are the people who
+ *       could otherwise hide the moderators above them. (Agents are held to ordinary members by
+ *       their own rule.)
+ *   <li>No vote, purge or level change may take the last active administrator out of service.
+ *       This is checked first, so a spam vote on the only administrator answers it whoever votes.
+ * </ul>
+ */
+public final class AccountProtection {
+  private AccountProtection() {}
+
+  /** Why a change is refused: the HTTP status, the documented code and a message. */
+  public enum Refusal {
+    PROTECTED_ACCOUNT(409, "protected_account", "You may vote spam only on accounts below your own level"),
+    LAST_ADMINISTRATOR(409, "last_administrator",
+        "This is the last active administrator: no vote, purge or level change may take them out of service");
+
+    private final int status;
+    private final String code;
+    private final String message;
+
+    Refusal(int status, String code, String message) {
+      this.status = status;
+      this.code = code;
+      this.message = message;
+    }
+
+    public int status() {
+      return status;
+    }
+
+    public String code() {
+      return code;
+    }
+
+    public String message() {
+      return message;
+    }
+  }
+
+  /**
+   * A person at {@code voterLevel} votes {@code verdict} on {@code target}; {@code activeAdministrators}
+   * counts the administrators who are not deactivated, the target included. A legit vote never
+   * hides anyone, so only spam is checked.
+   */
+  public static Optional<Refusal> vote(AccountLevel voterLevel, String verdict, Person target, int activeAdministrators) {
+    if (!"spam".equals(verdict)) {
+      return Optional.empty();
+    }
+    // the site-wide fact first: it holds whoever asks, so it is the more useful answer
+    Optional<Refusal> last = lastAdministrator(target, true, activeAdministrators);
+    if (last.isPresent()) {
+      return last;
+    }
+    return target.level().atLeast(voterLevel) ? Optional.of(Refusal.PROTECTED_ACCOUNT) : Optional.empty();
+  }
+
+  /** {@code target} is purged: the record and the account are gone. */
+  public static Optional<Refusal> purge(Person target, int activeAdministrators) {
+    return lastAdministrator(target, true, activeAdministrators);
+  }
+
+  /** {@code target}'s level is set to {@code level}. */
+  public static Optional<Refusal> levelChange(Person target, AccountLevel level, int activeAdministrators) {
+    return lastAdministrator(target, level != AccountLevel.ADMINISTRATOR, activeAdministrators);
+  }
+
+  /**
+   * Refused when the target is an active administrator, the change takes them out of service
+   * ({@code removed}), and no other active administrator would be left.
+   */
+  static Optional<Refusal> lastAdministrator(Person target, boolean removed, int activeAdministrators) {
+    boolean activeAdministrator = target.level() == AccountLevel.ADMINISTRATOR && !target.isDeactivated();
+    if (activeAdministrator && removed && activeAdministrators <= 1) {
+      return Optional.of(Refusal.LAST_ADMINISTRATOR);
+    }
+    return Optional.empty();
+  }
+}
