@@ -15,6 +15,7 @@ import io.shotstash.people.PersonRules;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.WriteCommand;
+import io.shotstash.ratelimit.WriteLimit;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -22,7 +23,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -120,7 +120,7 @@ final class AdminRoutes {
   private Future<JsonObject> write(RoutingContext ctx, String action, JsonObject params) {
     Actor actor = Callers.actor(ctx);
     String key = actor instanceof Actor.Agent a ? a.personId() : ((Actor.Member) actor).personId();
-    return services.limiter().tryAcquire("writes:" + key, 30, Duration.ofMinutes(1)).compose(AuthRoutes::refuseIfLimited)
+    return services.limiter().tryAcquire(WriteLimit.key(key), WriteLimit.PER_MINUTE, WriteLimit.WINDOW).compose(AuthRoutes::refuseIfLimited)
         .compose(v -> services.writes().write(new WriteCommand(action, actor, ctx.request().method().name(),
             ctx.request().path(), params)));
   }

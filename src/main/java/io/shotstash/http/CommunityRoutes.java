@@ -18,13 +18,13 @@ import io.shotstash.publicdata.records.Project;
 import io.shotstash.publicdata.records.ProjectMembership;
 import io.shotstash.publicdata.records.Tag;
 import io.shotstash.publicdata.write.WriteCommand;
+import io.shotstash.ratelimit.WriteLimit;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -113,7 +113,7 @@ final class CommunityRoutes {
   /** The signed-in member (401 otherwise) after the 30-writes-a-minute cap. */
   private Future<Actor.Member> writer(RoutingContext ctx) {
     Actor.Member m = Callers.member(ctx);
-    return services.limiter().tryAcquire("writes:" + m.personId(), 30, Duration.ofMinutes(1))
+    return services.limiter().tryAcquire(WriteLimit.key(m.personId()), WriteLimit.PER_MINUTE, WriteLimit.WINDOW)
         .compose(AuthRoutes::refuseIfLimited).map(m);
   }
 

@@ -7,13 +7,13 @@ import io.shotstash.people.AccountWrites;
 import io.shotstash.people.PersonRules;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.write.WriteCommand;
+import io.shotstash.ratelimit.WriteLimit;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.time.Duration;
 import java.util.Set;
 
 /** Administrators manage accounts: {@code POST /api/people}, {@code POST /api/people/:slug/account-level}. */
@@ -71,7 +71,7 @@ final class PeopleRoutes {
 
   /** Every account may make at most 30 writes a minute to the community and moderation routes. */
   private Future<Void> writeCap(Actor.Member member) {
-    return services.limiter().tryAcquire("writes:" + member.personId(), 30, Duration.ofMinutes(1))
+    return services.limiter().tryAcquire(WriteLimit.key(member.personId()), WriteLimit.PER_MINUTE, WriteLimit.WINDOW)
         .compose(AuthRoutes::refuseIfLimited);
   }
 }
