@@ -13,10 +13,28 @@ import java.util.regex.Pattern;
 public final class Kinds {
   private static final Pattern KIND = Pattern.compile("[a-z0-9._-]{1,64}/[a-z0-9._-]{1,64}");
 
+  /** The built-in kinds, as the migrations insert them into pipeline_kinds (builtin = true). */
+  public static final List<String> BUILT_IN = List.of("shotstash/proxy-720p", "shotstash/heic-to-jpeg");
+
+  /**
+   * The namespace of the built-in kinds. A kind exists once a worker lists it, so without this a
+   * worker could mint {@code shotstash/anything} and pass its work off as ours.
+   */
+  public static final String RESERVED_NAMESPACE = "shotstash/";
+
   private Kinds() {}
 
   public static boolean valid(String kind) {
     return kind != null && KIND.matcher(kind).matches();
+  }
+
+  /**
+   * Whether a worker may list this kind in its manifest: any kind name outside {@link
+   * #RESERVED_NAMESPACE}, and the built-in kinds themselves (a worker that makes one serves it,
+   * as the reference worker serves shotstash/proxy-720p).
+   */
+  public static boolean registrable(String kind) {
+    return valid(kind) && (!kind.startsWith(RESERVED_NAMESPACE) || BUILT_IN.contains(kind));
   }
 
   /** Whether a kind with these MIME prefixes applies to a file of this type (null accepts: every file). */

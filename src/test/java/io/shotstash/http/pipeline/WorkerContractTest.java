@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
+import io.shotstash.db.Database;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.pipeline.contract.Kinds;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.TestApp;
@@ -18,6 +20,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -268,6 +274,46 @@ class WorkerContractTest {
     assertRefusal(w.register(new JsonObject().put("manifest", ContractWorker.manifest(name, "acme/x").put("version", ""))),
         400, "INVALID_MANIFEST");
     assertThat(w.token()).isNull();
+  }
+
+  /**
+   * The shotstash/ namespace holds only the built-in kinds: a worker may serve them, never add to
+   * them, on registration or in a heartbeat; a refused manifest creates no kind.
+   */
+  @Test
+  void aKindInTheReservedNamespaceIsAnInvalidManifestUnlessBuiltIn() throws SQLException {
+    String name = unique("reserved");
+    Answer refused = unregistered(name, "acme/fine", "shotstash/my-own").register();
+    assertRefusal(refused, 400, "INVALID_MANIFEST");
+    assertThat(refused.json().getString("message")).contains("shotstash/my-own");
+    assertRefusal(plain().heartbeat(new JsonObject().put("manifest",
+        ContractWorker.manifest("plain", "test/plain-never-queued", "shotstash/my-own"))), 400, "INVALID_MANIFEST");
+    assertThat(kindsInTheDatabase()).doesNotContain("shotstash/my-own", "acme/fine");
+
+    ContractWorker builtIn = unregistered(name, "shotstash/proxy-720p", "shotstash/heic-to-jpeg");
+    assertOk(builtIn.register(), 201);
+    // the rule's list of built-in kinds is the one the migrations made
+    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds WHERE builtin ORDER BY name")) {
+      List<String> builtins = new ArrayList<>();
+      while (r.next()) {
+        builtins.add(r.getString(1));
+      }
+      assertThat(builtins).containsExactlyInAnyOrderElementsOf(Kinds.BUILT_IN);
+    }
+    assertThat(kindsInTheDatabase().stream().filter(k -> k.startsWith("shotstash/")))
+        .containsExactlyInAnyOrderElementsOf(Kinds.BUILT_IN);
+  }
+
+  static List<String> kindsInTheDatabase() throws SQLException {
+    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds")) {
+      List<String> kinds = new ArrayList<>();
+      while (r.next()) {
+        kinds.add(r.getString(1));
+      }
+      return kinds;
+    }
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -63,6 +64,35 @@ class KindsTest {
   })
   void invalidKinds(String kind) {
     assertThat(Kinds.valid(kind)).isFalse();
+  }
+
+  @ParameterizedTest(name = "a worker may list {0}: {1}")
+  @CsvSource({
+      "acme/transcript, true",
+      "shotstash/proxy-720p, true",
+      "shotstash/heic-to-jpeg, true",
+      "shotstash/proxy-1080p, false",
+      "shotstash/my-own, false",
+      "shotstash/proxy-720p., false",
+      "shotstash/.., false",
+      "shotstash/-, false",
+      "shotstash2/x, true",
+      "shotstash.io/x, true",
+      "_shotstash/x, true",
+      "acme/shotstash, true",
+      "Shotstash/x, false",
+      "shotstash, false",
+  })
+  void workersMayListAnyKindButNewOnesInTheReservedNamespace(String kind, boolean registrable) {
+    assertThat(Kinds.registrable(kind)).isEqualTo(registrable);
+  }
+
+  @Test
+  void theBuiltInKindsAreValidAndInTheReservedNamespace() {
+    assertThat(Kinds.BUILT_IN).isNotEmpty().allSatisfy(k -> {
+      assertThat(Kinds.valid(k)).isTrue();
+      assertThat(k).startsWith(Kinds.RESERVED_NAMESPACE);
+    });
   }
 
   @Test
