@@ -34,6 +34,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -857,6 +859,49 @@ class WorkerContractTest {
     try (var files = Files.list(versions())) {
       return files.toList();
     }
+  }
+
+  /**
+   * An upload ({@code POST /api/v1/files}) and a worker's output are answered only once their bytes
+   * and their name are on disk: the stored file is whole, nothing is left in tmp/, and the
+   * storage's fsync meters on {@code /metrics} (the file, then its folder after the rename) moved
+   * before the answer came. Streamed bodies (over 64 KiB) and small declared ones alike.
+   */
+  @Test
+  void anUploadAndAnOutputAreOnDiskBeforeTheyAreAnswered() throws IOException {
+    Claimed c = claimed("durable");
+    for (byte[] body : List.of(bytes(300_000, 11), bytes(1_000, 12))) {
+      long files = fsyncs("file");
+      long folders = fsyncs("folder");
+      String fileId = upload(body, "video/mp4", "durable.mp4");
+      assertThat(app.dataDir().resolve("media/originals").resolve(fileId)).hasBinaryContent(body);
+      assertThat(listFolder("tmp")).isEmpty();
+      assertThat(fsyncs("file")).isGreaterThan(files);
+      assertThat(fsyncs("folder")).isGreaterThan(folders);
+
+      files = fsyncs("file");
+      folders = fsyncs("folder");
+      Answer a = c.worker().output(c.id(), c.claim(), "video/mp4", "mp4", Buffer.buffer(body));
+      assertOk(a, 200);
+      assertThat(stored(a.json().getString("versionId"), "mp4")).hasBinaryContent(body);
+      assertThat(listFolder("tmp")).isEmpty();
+      assertThat(fsyncs("file")).isGreaterThan(files);
+      assertThat(fsyncs("folder")).isGreaterThan(folders);
+    }
+  }
+
+  static List<Path> listFolder(String folder) throws IOException {
+    try (var files = Files.list(app.dataDir().resolve("media").resolve(folder))) {
+      return files.toList();
+    }
+  }
+
+  /** {@code shotstash_storage_fsync_seconds_count{target="..."}} from {@code GET /metrics}; 0 when absent. */
+  static long fsyncs(String target) {
+    String text = app.client().get("/metrics").send().await().bodyAsString();
+    Matcher m = Pattern.compile("(?m)^shotstash_storage_fsync_seconds_count\\{target=\"" + target + "\",?\\} (\\S+)$")
+        .matcher(text);
+    return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
   }
 
   @Test
