@@ -222,10 +222,15 @@ final class StreamBench {
     return new double[] {Double.parseDouble(f[f.length - 2]), Double.parseDouble(f[f.length - 1])};
   }
 
-  /** Seconds the app has spent forcing stored files and their folders to disk ({@code shotstash_storage_fsync_seconds_sum}). */
+  /**
+   * Seconds the app has spent forcing stored files and their folders to disk after their last byte
+   * ({@code shotstash_storage_fsync_seconds_sum} of the targets file and folder; not the early
+   * flushes, which run while the body still streams in).
+   */
   private static double appFsyncSeconds(AppProcess app) throws Exception {
     String metrics = BenchSupport.must(Duration.ofSeconds(30), "curl", "-sS", app.baseUrl() + "/metrics");
-    Matcher m = Pattern.compile("(?m)^shotstash_storage_fsync_seconds_sum\\{[^}]*\\} (\\S+)$").matcher(metrics);
+    Matcher m = Pattern.compile("(?m)^shotstash_storage_fsync_seconds_sum\\{target=\"(?:file|folder)\",?\\} (\\S+)$")
+        .matcher(metrics);
     double sum = 0;
     while (m.find()) {
       sum += Double.parseDouble(m.group(1));
@@ -462,10 +467,11 @@ final class StreamBench {
     double outCache = ratioRow(md, "output / dd into the page cache", output, ddCache);
     double down = ratioRow(md, "download / nginx", download, nginx);
     md.append("\nThe app answers an upload (`201`) and an output (`200`) only once the bytes are on disk: it writes a"
-        + " temporary file, forces it (fdatasync), renames it into place and forces the folder. So both compare with dd"
+        + " temporary file (flushing it every 64 MiB behind the stream), forces it (fdatasync), renames it into place and forces"
+        + " the folder. So both compare with dd"
         + " `conv=fdatasync` (which also waits for the disk); dd into the page cache is the bound for a write that does not"
-        + " wait, shown for reference. Time the app spent forcing to disk (its `shotstash_storage_fsync_seconds`, file and"
-        + " folder), of the whole transfer, each repetition: ");
+        + " wait, shown for reference. Time the app spent forcing to disk after the last byte (its"
+        + " `shotstash_storage_fsync_seconds`, file and folder), of the whole transfer, each repetition: ");
     List<String> shares = new ArrayList<>();
     fsyncTimes.forEach((way, list) -> shares.add(way + " " + String.join(", ", list.stream()
         .map(t -> String.format(Locale.ROOT, "%.2f of %.2f s", t[1], t[0])).toList())));

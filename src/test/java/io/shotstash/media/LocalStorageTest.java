@@ -103,6 +103,35 @@ class LocalStorageTest {
     assertThat(fsyncs("folder")).isEqualTo(2);
   }
 
+  /**
+   * A long body is flushed behind the stream (here every 16 KiB instead of 64 MiB), and still ends
+   * up whole and forced once more at its end; the last early flush is over before the write completes.
+   */
+  @Test
+  void aLongBodyIsFlushedBehindTheStreamAndStoredWhole() throws Exception {
+    LocalStorage flushing = new LocalStorage(vertx, dir.resolve("media"), meters, 16 * 1024);
+    byte[] content = bytes(300_000);
+    String key = key();
+    Storage.Written w = fromFile(content, in -> flushing.write(key, in, 1 << 20).await());
+    assertThat(w.size()).isEqualTo(content.length);
+    assertThat(flushing.path(key)).hasBinaryContent(content);
+    assertThat(tmpIsEmpty()).isTrue();
+    assertThat(fsyncs("early")).isPositive();
+    assertThat(fsyncs("file")).isEqualTo(1);
+    assertThat(fsyncs("folder")).isEqualTo(1);
+  }
+
+  @Test
+  void aBodyCutOffWhileFlushedBehindLeavesNothing() throws Exception {
+    LocalStorage flushing = new LocalStorage(vertx, dir.resolve("media"), meters, 16 * 1024);
+    String key = key();
+    Throwable err = fromFile(bytes(300_000), in -> catchThrowable(() -> flushing.write(key, in, 200_000).await()));
+    assertThat(err).isInstanceOf(Storage.TooLargeException.class);
+    assertThat(flushing.path(key)).doesNotExist();
+    assertThat(tmpIsEmpty()).isTrue();
+    assertThat(fsyncs("file")).isZero();
+  }
+
   @Test
   void aRefusedWriteForcesNothing() throws Exception {
     byte[] content = bytes(2_000);
