@@ -29,7 +29,9 @@ if ((${#missing[@]})); then
   echo "installing ${missing[*]} from Debian's packages"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [[ ! -f bench/node/node_modules/graphile-worker/package.json ]]; then
+# graphile-worker is the job cycle's peer only: a run of other parts (--parts=stream) does without it
+parts="$(printf '%s\n' "$@" | sed -n 's/^--parts=//p' | tail -n 1)"
+if [[ ( -z "$parts" || "$parts" == *cycle* ) && ! -f bench/node/node_modules/graphile-worker/package.json ]]; then
   (cd bench/node && npm ci --no-audit --no-fund --loglevel=error)
 fi
 

@@ -124,9 +124,12 @@ public final class AppVerticle extends VerticleBase {
     GitTreeWriter git = new GitTreeWriter(repository.repository(), repository.branch(), config.repackEvery());
     closeables.add(0, git);
     Map<String, WriteHandler> handlers = WriteRules.all();
-    return vertx.executeBlocking(() -> FirstStartLock.around(config.dataDir(), this::jwtSecret)).compose(secret -> {
-      Sessions sessions = new Sessions(vertx, pool, holder, secret, config.sessionDays());
-      LocalStorage storage = localStorage();
+    Future<String> jwtSecret = vertx.executeBlocking(() -> FirstStartLock.around(config.dataDir(), this::jwtSecret));
+    // the media folder's start lists and cleans tmp/: off the event loop, beside the secret
+    Future<LocalStorage> media = vertx.executeBlocking(this::localStorage, false);
+    return Future.all(jwtSecret, media).compose(ready -> {
+      Sessions sessions = new Sessions(vertx, pool, holder, jwtSecret.result(), config.sessionDays());
+      LocalStorage storage = media.result();
       // ---- cluster (serve --cluster): limits counted on every node together
       RateLimiter limiter = cluster == null ? localLimiter : cluster.rateLimiter(vertx);
       Config.Pipeline pipeline = config.pipeline();

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * Blob storage for originals and processed versions. Keys are built only from ids we generate and
  * validated extensions ({@link #originalKey}, {@link #versionKey}), so no client text ever names a
  * file. Writes go to a temporary name and are renamed into place, so a key is either absent or
- * complete.
+ * complete, and a write completes only once its bytes and its name are durable (callers answer the
+ * client and commit the row after that).
  */
 public interface Storage {
 

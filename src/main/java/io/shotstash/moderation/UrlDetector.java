@@ -1,5 +1,6 @@
 package io.shotstash.moderation;
 
+import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -21,6 +22,11 @@ import java.util.regex.Pattern;
  * </ul>
  * Ordinary prose passes: e.g., i.e., U.S., a sentence that runs into the next ({@code spam.Then}),
  * version numbers.
+ *
+ * <p>The text is read as a browser would read a host name: NFKC first (fullwidth {@code ｈｔｔｐｓ：／／}
+ * is {@code https://}, U+2024 ONE DOT LEADER is a full stop), then the dots IDNA takes as label
+ * separators (U+3002, U+FF0E, U+FF61) become '.', so {@code cheap-pills。shop} is the domain it
+ * opens. Fragments are answered in that normalised form.
  */
 public final class UrlDetector {
   /** Any scheme name (a letter, then letters, digits, +, ., -) before "://", wherever it starts. */
@@ -50,8 +56,9 @@ public final class UrlDetector {
     return text != null && firstUrl(text) != null;
   }
 
-  /** The first URL-like fragment, or null. */
+  /** The first URL-like fragment (of the normalised text), or null. */
   public static String firstUrl(String text) {
+    text = normalise(text);
     Matcher m = SCHEME.matcher(text);
     if (m.find()) {
       return m.group();
@@ -72,6 +79,19 @@ public final class UrlDetector {
       }
     }
     return null;
+  }
+
+  /**
+   * NFKC, then every IDNA label separator (RFC 3490 section 3.1: U+3002 IDEOGRAPHIC FULL STOP,
+   * U+FF0E FULLWIDTH FULL STOP, U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP) as '.'. NFKC alone already
+   * turns U+2024, U+FF0E and U+FF61 (into U+3002), but not U+3002 itself.
+   */
+  static String normalise(String text) {
+    String nfkc = Normalizer.normalize(text, Normalizer.Form.NFKC);
+    if (nfkc.indexOf('\u3002') < 0 && nfkc.indexOf('\uff0e') < 0 && nfkc.indexOf('\uff61') < 0) {
+      return nfkc;
+    }
+    return nfkc.replace('\u3002', '.').replace('\uff0e', '.').replace('\uff61', '.');
   }
 
   /**

@@ -3,11 +3,17 @@ package io.shotstash.media;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.file.AsyncFile;
 import io.vertx.core.file.OpenOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
@@ -18,17 +24,28 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Writes into a real folder: streamed bodies and small declared ones end up whole under their key,
- * and every refusal (over the limit, longer than declared) leaves nothing, not even a temporary file.
+ * forced to disk (file, then its folder after the rename) before the write completes, and every
+ * refusal (over the limit, longer than declared) leaves nothing, not even a temporary file.
+ * Temporary files a killed process left behind are removed when the storage starts.
  */
 class LocalStorageTest {
   @TempDir Path dir;
   Vertx vertx;
   LocalStorage storage;
 
+  MeterRegistry meters;
+
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    storage = new LocalStorage(vertx, dir.resolve("media"));
+    meters = new SimpleMeterRegistry();
+    storage = new LocalStorage(vertx, dir.resolve("media"), meters);
+  }
+
+  /** How many fsyncs of this target ("file" or "folder") the storage made. */
+  long fsyncs(String target) {
+    Timer t = meters.find("shotstash.storage.fsync").tag("target", target).timer();
+    return t == null ? 0 : t.count();
   }
 
   @AfterEach
@@ -72,6 +89,81 @@ class LocalStorageTest {
     assertThat(w.size()).isEqualTo(content.length);
     assertThat(storage.path(key)).hasBinaryContent(content);
     assertThat(tmpIsEmpty()).isTrue();
+  }
+
+  @Test
+  void eachWriteForcesItsFileAndThenItsFolderBeforeItCompletes() throws Exception {
+    byte[] streamed = bytes(300_000);
+    byte[] small = bytes(1_000);
+    fromFile(streamed, in -> storage.write(key(), in, 1 << 20).await());
+    assertThat(fsyncs("file")).isEqualTo(1);
+    assertThat(fsyncs("folder")).isEqualTo(1);
+    fromFile(small, in -> storage.write(key(), in, 1 << 20, small.length).await());
+    assertThat(fsyncs("file")).isEqualTo(2);
+    assertThat(fsyncs("folder")).isEqualTo(2);
+  }
+
+  /**
+   * A long body is flushed behind the stream (here every 16 KiB instead of 64 MiB), and still ends
+   * up whole and forced once more at its end; the last early flush is over before the write completes.
+   */
+  @Test
+  void aLongBodyIsFlushedBehindTheStreamAndStoredWhole() throws Exception {
+    LocalStorage flushing = new LocalStorage(vertx, dir.resolve("media"), meters, 16 * 1024);
+    byte[] content = bytes(300_000);
+    String key = key();
+    Storage.Written w = fromFile(content, in -> flushing.write(key, in, 1 << 20).await());
+    assertThat(w.size()).isEqualTo(content.length);
+    assertThat(flushing.path(key)).hasBinaryContent(content);
+    assertThat(tmpIsEmpty()).isTrue();
+    assertThat(fsyncs("early")).isPositive();
+    assertThat(fsyncs("file")).isEqualTo(1);
+    assertThat(fsyncs("folder")).isEqualTo(1);
+  }
+
+  @Test
+  void aBodyCutOffWhileFlushedBehindLeavesNothing() throws Exception {
+    LocalStorage flushing = new LocalStorage(vertx, dir.resolve("media"), meters, 16 * 1024);
+    String key = key();
+    Throwable err = fromFile(bytes(300_000), in -> catchThrowable(() -> flushing.write(key, in, 200_000).await()));
+    assertThat(err).isInstanceOf(Storage.TooLargeException.class);
+    assertThat(flushing.path(key)).doesNotExist();
+    assertThat(tmpIsEmpty()).isTrue();
+    assertThat(fsyncs("file")).isZero();
+  }
+
+  @Test
+  void aRefusedWriteForcesNothing() throws Exception {
+    byte[] content = bytes(2_000);
+    fromFile(content, in -> catchThrowable(() -> storage.write(key(), in, 1_000).await()));
+    fromFile(content, in -> catchThrowable(() -> storage.write(key(), in, 1 << 20, 1_999).await()));
+    assertThat(fsyncs("file")).isZero();
+    assertThat(fsyncs("folder")).isZero();
+  }
+
+  /**
+   * A process killed mid-upload leaves its temporary file; the next start removes it. Only files
+   * named as this storage names them, and only those untouched since before this process started:
+   * a newer one may be an upload another node of a cluster is writing into the shared folder now.
+   */
+  @Test
+  void temporaryFilesLeftByAnEarlierProcessAreRemovedAtStart() throws Exception {
+    Path tmp = dir.resolve("media/tmp");
+    Path left = Files.write(tmp.resolve(UUID.randomUUID().toString()), bytes(1_000));
+    Path leftLongAgo = Files.write(tmp.resolve(UUID.randomUUID().toString()), bytes(10));
+    Path current = Files.write(tmp.resolve(UUID.randomUUID().toString()), bytes(10));
+    Path notOurs = Files.write(tmp.resolve("operator-notes.txt"), bytes(10));
+    Instant processStart = ProcessHandle.current().info().startInstant().orElseThrow();
+    Files.setLastModifiedTime(left, FileTime.from(processStart.minusSeconds(1)));
+    Files.setLastModifiedTime(leftLongAgo, FileTime.from(processStart.minus(Duration.ofDays(30))));
+    Files.setLastModifiedTime(notOurs, FileTime.from(processStart.minus(Duration.ofDays(30))));
+
+    new LocalStorage(vertx, dir.resolve("media"), meters);
+
+    assertThat(left).doesNotExist();
+    assertThat(leftLongAgo).doesNotExist();
+    assertThat(current).exists();
+    assertThat(notOurs).exists();
   }
 
   @Test

@@ -156,6 +156,66 @@ class UrlDetectorTest {
     assertThat(UrlDetector.containsUrl(text)).as(text).isTrue();
   }
 
+  /**
+   * Dots that look like a full stop, and that IDNA (RFC 3490, UTS #46) reads as the label
+   * separator: a browser opens {@code cheap-pills\u3002shop} as {@code cheap-pills.shop}. Each
+   * text is checked with every one of them.
+   */
+  @ParameterizedTest(name = "look-alike dot U+{1} in: {0}")
+  @CsvSource(delimiter = '|', value = {
+      "cheap-pills·shop | 2024",
+      "cheap-pills·shop | FF0E",
+      "cheap-pills·shop | 3002",
+      "cheap-pills·shop | FF61",
+      "buy at cheap-pills·shop now | 3002",
+      "Cheap-Pills·SHOP | FF0E",
+      "EXAMPLE·COM | 2024",
+      "www·Pharmacy | FF0E",
+      "visit www·pills today | 3002",
+      "a·b·example | FF61",
+      "sub·domain·io | 2024",
+      "pills·shop.Then | FF0E",
+  })
+  void aLookAlikeDotIsADot(String text, String codePoint) {
+    String withDot = text.replace('·', (char) Integer.parseInt(codePoint, 16));
+    assertThat(UrlDetector.containsUrl(withDot)).as(withDot).isTrue();
+  }
+
+  @ParameterizedTest(name = "compatibility form: {0}")
+  @ValueSource(strings = {
+      "\uff48\uff54\uff54\uff50\uff53\uff1a\uff0f\uff0fx", // fullwidth "https://x"
+      "ｗｗｗ．pills",
+      "pills．ｓｈｏｐ",
+      "pills\u2024\uff53\uff48\uff4f\uff50",
+  })
+  void compatibilityFormsAreReadAsWhatTheyLookLike(String text) {
+    assertThat(UrlDetector.containsUrl(text)).as(text).isTrue();
+  }
+
+  @ParameterizedTest(name = "look-alike dot in prose: {0}")
+  @ValueSource(strings = {
+      "e\u3002g\u3002 this",
+      "the U\uff0eS\uff0e office",
+      "version 1\u20242\u20243",
+      "spam\uff61Then",
+      "end\u3002 Next",
+  })
+  void aLookAlikeDotInProseIsStillProse(String text) {
+    assertThat(UrlDetector.containsUrl(text)).as(text).isFalse();
+  }
+
+  /**
+   * Decision: an ideographic full stop between two words reads as a dot, as IDNA reads it, so a
+   * run of CJK text with no space after the stop is a bare domain when the word after it could be
+   * a TLD (two or more letters; {@code .公司} and {@code .中国} are real ones). A single character
+   * after the stop is not.
+   */
+  @Test
+  void anIdeographicFullStopBetweenWordsIsADot() {
+    assertThat(UrlDetector.containsUrl("\u5783\u573e\u3002\u516c\u53f8")).isTrue();
+    assertThat(UrlDetector.containsUrl("\u6587\u3002\u6587\u3002")).isFalse();
+  }
+
   @ParameterizedTest(name = "prose: {0}")
   @ValueSource(strings = {
       "e.g.",
@@ -218,6 +278,8 @@ class UrlDetectorTest {
       "example[.]com | e[.]c",
       "a.b.example | a.b.example",
       "EXAMPLE.COM | EXAMPLE.COM",
+      "buy at cheap-pills\u3002shop now | cheap-pills.shop",
+      "ｗｗｗ．Pills | www.",
   })
   void firstUrlNamesTheFragment(String text, String fragment) {
     assertThat(UrlDetector.firstUrl(text)).isEqualTo(fragment);

@@ -51,6 +51,10 @@ public record Manifest(String name, String version, List<String> kinds, String c
       if (!(k instanceof String s) || !Kinds.valid(s)) {
         throw refuse("kinds: '" + k + "' is not a kind name (namespace/name, lowercase)");
       }
+      if (!Kinds.registrable(s)) {
+        throw refuse("kinds: '" + s + "' is in the " + Kinds.RESERVED_NAMESPACE + " namespace, which holds only the"
+            + " built-in kinds (" + String.join(", ", Kinds.BUILT_IN) + "); use a namespace of your own");
+      }
       kinds.add(s);
     }
     return new Manifest(name, version, new ArrayList<>(kinds), String.valueOf(m.getValue("contract")));

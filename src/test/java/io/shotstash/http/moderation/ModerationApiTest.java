@@ -78,7 +78,7 @@ class ModerationApiTest {
     allScopes = h.agent(admin, "ax-all", "moderation:read", "moderation:vote", "moderation:purge");
     h.seedAgents("reader", "stager", "dt-bot", "re-purger", "re-voter", "heir-bot", "val-bot", "rule-bot", "counter",
         "un-bot", "un-bot2", "rv-bot", "acc-bot", "wd-bot", "exp-bot", "cap-bot", "race-bot",
-        "blank-bot");
+        "blank-bot", "dots-bot");
     reader = h.grantTo(admin, "reader", "moderation:read");
     seedRoster();
   }
@@ -804,6 +804,21 @@ class ModerationApiTest {
     JsonArray ten = new JsonArray(List.of("a", "b", "c", "d", "e", "f", "g", "h", "i:j-k", "x".repeat(40)));
     data(h.post(path, bot.token(), spam.copy().put("reasoning", "r".repeat(1000)).put("flags", ten)));
     assertThat(h.evaluation("ag-val", "agent-val-bot").flags()).hasSize(11).startsWith("agent");
+  }
+
+  /** A dot that only looks like one (IDNA reads it as one) does not get a link into a public commit. */
+  @Test
+  void anAgentsReasoningWithALookAlikeDotIsRefused() {
+    h.seed(newMember("ag-dots", "bio", now()));
+    Agent bot = h.grantTo(admin, "dots-bot", "moderation:vote");
+    ObjectId before = h.head();
+    String path = "/api/admin/members/ag-dots/vote";
+    JsonObject spam = new JsonObject().put("verdict", "spam");
+    for (String reasoning : List.of("Links to cheap-pills\u3002shop", "Links to cheap-pills\uff0eshop",
+        "Links to cheap-pills\u2024shop", "Links to cheap-pills\uff61shop", "Visit www\uff0ePharmacy")) {
+      invalid(h.post(path, bot.token(), spam.copy().put("reasoning", reasoning)), "reasoning");
+    }
+    assertThat(h.head()).isEqualTo(before);
   }
 
   @Test

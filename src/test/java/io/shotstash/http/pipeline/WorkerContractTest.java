@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
+import io.shotstash.db.Database;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.pipeline.contract.Kinds;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.TestApp;
@@ -18,6 +20,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -28,6 +34,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -268,6 +276,46 @@ class WorkerContractTest {
     assertRefusal(w.register(new JsonObject().put("manifest", ContractWorker.manifest(name, "acme/x").put("version", ""))),
         400, "INVALID_MANIFEST");
     assertThat(w.token()).isNull();
+  }
+
+  /**
+   * The shotstash/ namespace holds only the built-in kinds: a worker may serve them, never add to
+   * them, on registration or in a heartbeat; a refused manifest creates no kind.
+   */
+  @Test
+  void aKindInTheReservedNamespaceIsAnInvalidManifestUnlessBuiltIn() throws SQLException {
+    String name = unique("reserved");
+    Answer refused = unregistered(name, "acme/fine", "shotstash/my-own").register();
+    assertRefusal(refused, 400, "INVALID_MANIFEST");
+    assertThat(refused.json().getString("message")).contains("shotstash/my-own");
+    assertRefusal(plain().heartbeat(new JsonObject().put("manifest",
+        ContractWorker.manifest("plain", "test/plain-never-queued", "shotstash/my-own"))), 400, "INVALID_MANIFEST");
+    assertThat(kindsInTheDatabase()).doesNotContain("shotstash/my-own", "acme/fine");
+
+    ContractWorker builtIn = unregistered(name, "shotstash/proxy-720p", "shotstash/heic-to-jpeg");
+    assertOk(builtIn.register(), 201);
+    // the rule's list of built-in kinds is the one the migrations made
+    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds WHERE builtin ORDER BY name")) {
+      List<String> builtins = new ArrayList<>();
+      while (r.next()) {
+        builtins.add(r.getString(1));
+      }
+      assertThat(builtins).containsExactlyInAnyOrderElementsOf(Kinds.BUILT_IN);
+    }
+    assertThat(kindsInTheDatabase().stream().filter(k -> k.startsWith("shotstash/")))
+        .containsExactlyInAnyOrderElementsOf(Kinds.BUILT_IN);
+  }
+
+  static List<String> kindsInTheDatabase() throws SQLException {
+    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds")) {
+      List<String> kinds = new ArrayList<>();
+      while (r.next()) {
+        kinds.add(r.getString(1));
+      }
+      return kinds;
+    }
   }
 
   @Test
@@ -811,6 +859,49 @@ class WorkerContractTest {
     try (var files = Files.list(versions())) {
       return files.toList();
     }
+  }
+
+  /**
+   * An upload ({@code POST /api/v1/files}) and a worker's output are answered only once their bytes
+   * and their name are on disk: the stored file is whole, nothing is left in tmp/, and the
+   * storage's fsync meters on {@code /metrics} (the file, then its folder after the rename) moved
+   * before the answer came. Streamed bodies (over 64 KiB) and small declared ones alike.
+   */
+  @Test
+  void anUploadAndAnOutputAreOnDiskBeforeTheyAreAnswered() throws IOException {
+    Claimed c = claimed("durable");
+    for (byte[] body : List.of(bytes(300_000, 11), bytes(1_000, 12))) {
+      long files = fsyncs("file");
+      long folders = fsyncs("folder");
+      String fileId = upload(body, "video/mp4", "durable.mp4");
+      assertThat(app.dataDir().resolve("media/originals").resolve(fileId)).hasBinaryContent(body);
+      assertThat(listFolder("tmp")).isEmpty();
+      assertThat(fsyncs("file")).isGreaterThan(files);
+      assertThat(fsyncs("folder")).isGreaterThan(folders);
+
+      files = fsyncs("file");
+      folders = fsyncs("folder");
+      Answer a = c.worker().output(c.id(), c.claim(), "video/mp4", "mp4", Buffer.buffer(body));
+      assertOk(a, 200);
+      assertThat(stored(a.json().getString("versionId"), "mp4")).hasBinaryContent(body);
+      assertThat(listFolder("tmp")).isEmpty();
+      assertThat(fsyncs("file")).isGreaterThan(files);
+      assertThat(fsyncs("folder")).isGreaterThan(folders);
+    }
+  }
+
+  static List<Path> listFolder(String folder) throws IOException {
+    try (var files = Files.list(app.dataDir().resolve("media").resolve(folder))) {
+      return files.toList();
+    }
+  }
+
+  /** {@code shotstash_storage_fsync_seconds_count{target="..."}} from {@code GET /metrics}; 0 when absent. */
+  static long fsyncs(String target) {
+    String text = app.client().get("/metrics").send().await().bodyAsString();
+    Matcher m = Pattern.compile("(?m)^shotstash_storage_fsync_seconds_count\\{target=\"" + target + "\",?\\} (\\S+)$")
+        .matcher(text);
+    return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
   }
 
   @Test

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The manifest rules of PIPELINE.md → Validation details: contract major first, then name, version and kinds. */
 class ManifestTest {
@@ -155,6 +156,29 @@ class ManifestTest {
     assertThat(e.status()).isEqualTo(400);
     assertThat(e.code()).isEqualTo("INVALID_MANIFEST");
     assertThat(e.message()).isNotBlank();
+  }
+
+  @ParameterizedTest(name = "{0}: the shotstash/ namespace holds only the built-in kinds")
+  @ValueSource(strings = {"shotstash/my-proxy", "shotstash/proxy-1080p", "shotstash/x", "shotstash/proxy-720p.",
+      "shotstash/heic-to-jpeg-", "shotstash/-", "shotstash/.."})
+  void aKindInTheReservedNamespaceThatIsNotBuiltInIsAnInvalidManifest(String kind) {
+    ApiError e = refusal(valid().put("kinds", new JsonArray().add("acme/a").add(kind)));
+    assertThat(e.status()).isEqualTo(400);
+    assertThat(e.code()).isEqualTo("INVALID_MANIFEST");
+    assertThat(e.message()).contains(kind).contains("shotstash/");
+  }
+
+  @Test
+  void theBuiltInKindsMayBeListedByTheWorkersThatMakeThem() {
+    Manifest m = Manifest.parse(valid().put("kinds", new JsonArray().add("shotstash/proxy-720p").add("shotstash/heic-to-jpeg")));
+    assertThat(m.kinds()).containsExactly("shotstash/proxy-720p", "shotstash/heic-to-jpeg");
+  }
+
+  @ParameterizedTest(name = "{0} is not in the reserved namespace")
+  @ValueSource(strings = {"shotstash2/x", "shotstash.io/x", "shotstash-labs/x", "_shotstash/x", "shotstas/x",
+      "acme/shotstash", "acme/shotstash-proxy-720p"})
+  void namespacesThatOnlyLookLikeTheReservedOneAreFree(String kind) {
+    assertThat(Manifest.parse(valid().put("kinds", new JsonArray().add(kind))).kinds()).containsExactly(kind);
   }
 
   @Test
