@@ -127,10 +127,14 @@ public final class LocalStorage implements Storage {
     }
   }
 
-  /** When this JVM started (the JVM's own record of it when the OS does not say). */
+  /**
+   * When this JVM started, as the JVM recorded it before any of our code ran. Not the OS's process
+   * start ({@code ProcessHandle.info().startInstant()}): Linux derives it from the boot time in
+   * whole seconds, so it can fall up to a second early, before the last write of a process killed
+   * just before this one started, and that file would stay.
+   */
   private static Instant processStart() {
-    return ProcessHandle.current().info().startInstant()
-        .orElseGet(() -> Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime()));
+    return Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
   }
 
   @Override
