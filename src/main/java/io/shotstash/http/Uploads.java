@@ -1,11 +1,11 @@
 package io.shotstash.http;
 
+import io.shotstash.app.DiskFull;
 import io.shotstash.bus.ApiError;
 import io.shotstash.media.Storage;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
-import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.util.regex.Pattern;
 
@@ -57,15 +57,30 @@ public final class Uploads {
     return req.getHeader("Transfer-Encoding") != null;
   }
 
-  /** Too large → {@code tooLarge}; a storage fault → 503 STORAGE_UNAVAILABLE-style; else as it is. */
+  /**
+   * A failed write of an upload in the API's shape: too large → {@code tooLarge}, a full disk → 507
+   * {@code insufficient_storage}, another storage fault → 503 {@code storage_unavailable}, else as
+   * it is (a 500 with a trace id when it is not a refusal).
+   */
   public static Throwable refusalFor(Throwable err, ApiError tooLarge) {
+    return refusalFor(err, tooLarge, ApiError.insufficientStorage(),
+        ApiError.of(503, "storage_unavailable", "Storage is not available; try again later"));
+  }
+
+  /**
+   * As {@link #refusalFor(Throwable, ApiError)}, with the surface's own refusals for a full disk and
+   * for another storage fault (the worker contract has its own codes). The full disk is checked
+   * first: it is also a file-system fault, and the one a client can wait out.
+   */
+  public static Throwable refusalFor(Throwable err, ApiError tooLarge, ApiError diskFull, ApiError unavailable) {
     if (err instanceof Storage.TooLargeException) {
       return tooLarge.toException();
     }
-    if (err instanceof FileSystemException || err.getCause() instanceof FileSystemException
-        || (err instanceof IOException && err.getMessage() != null && err.getMessage().contains("No space"))) {
-      return ApiError.of(503, tooLarge.code().equals("OUTPUT_TOO_LARGE") ? "STORAGE_UNAVAILABLE" : "storage_unavailable",
-          "Storage is not available; try again later").toException();
+    if (DiskFull.is(err)) {
+      return diskFull.toException();
+    }
+    if (err instanceof FileSystemException || err.getCause() instanceof FileSystemException) {
+      return unavailable.toException();
     }
     return err;
   }
