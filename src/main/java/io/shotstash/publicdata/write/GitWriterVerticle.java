@@ -1,5 +1,6 @@
 package io.shotstash.publicdata.write;
 
+import io.shotstash.app.DiskFull;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.media.Storage;
@@ -254,6 +255,18 @@ public final class GitWriterVerticle extends VerticleBase {
 
   private void fail(Message<JsonObject> message, Throwable cause) {
     ApiError error = ApiError.from(cause);
+    if (error == null && DiskFull.is(cause)) {
+      // Nothing changed: the git step failed before the branch moved (objects are written first,
+      // the ref last, each through a temporary file) and the PostgreSQL transaction was rolled back,
+      // so the next command starts from the same head and state. One line, no stack: it repeats
+      // for every write until an operator frees space (operations.md -> When the disk is full).
+      Throwable root = cause;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      log.warn("a write was refused: the data repository's disk is full ({})", root.toString());
+      error = ApiError.storageFull();
+    }
     if (error == null) {
       String traceId = UUID.randomUUID().toString();
       log.error("write failed [traceId={}]", traceId, cause);
