@@ -216,10 +216,13 @@ public final class GitWriterVerticle extends VerticleBase {
       }
       // The private half failed after the public commit: move the branch back so neither happened.
       ObjectId parent = parentOf(before);
+      // The caller hears the database's failure whatever happens here: were the move's own failure
+      // (say, a full disk) answered instead, the caller would be told nothing changed.
       return vertx.executeBlocking(() -> git.moveBranch(done.commit(), parent))
-          .compose(moved -> {
-            if (!moved) {
-              log.error("could not move the data branch back from {} after a failed database commit", done.commit().name());
+          .transform(moved -> {
+            if (moved.failed() || !moved.result()) {
+              log.error("could not move the data branch back from {} after a failed database commit",
+                  done.commit().name(), moved.cause());
             }
             return Future.failedFuture(err);
           });
