@@ -8,6 +8,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.file.FileSystemException;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What streamed uploads share: answering {@code Expect: 100-continue} only once the upload's
@@ -18,6 +20,8 @@ public final class Uploads {
   /** The raw-body routes: the media upload, the worker's output and avatars. */
   private static final Pattern UPLOAD =
       Pattern.compile("^(/api/v1/files|/api/v1/pipeline/jobs/[^/]+/output|/api/people/[^/]+/avatar)$");
+
+  private static final Logger log = LoggerFactory.getLogger(Uploads.class);
 
   private Uploads() {}
 
@@ -77,6 +81,9 @@ public final class Uploads {
       return tooLarge.toException();
     }
     if (DiskFull.is(err)) {
+      // the operator's cue (operations.md -> When the disk is full): one line, no stack, as the
+      // git writer logs its own refusals
+      log.warn("an upload was refused: the media storage's disk is full ({})", err.toString());
       return diskFull.toException();
     }
     if (err instanceof FileSystemException || err.getCause() instanceof FileSystemException) {
