@@ -52,6 +52,28 @@ public record ApiError(int status, String code, String message, JsonObject field
     return new ApiError(429, "rate_limited", "Too many requests; try again later", null, retryAfterSeconds);
   }
 
+  /** How long a client should wait after a full disk: an operator has to act, so not seconds. */
+  public static final int STORAGE_RETRY_SECONDS = 60;
+
+  /**
+   * An upload the data folder has no room for (ENOSPC, see {@code DiskFull}): 507, retryable once
+   * an operator frees space; nothing of it was kept.
+   */
+  public static ApiError insufficientStorage() {
+    return new ApiError(507, "insufficient_storage",
+        "The server's storage is full; nothing was kept. Try again once space is freed", null, STORAGE_RETRY_SECONDS);
+  }
+
+  /**
+   * A public-data write the data repository has no room for: 503 (the request was fine, the service
+   * cannot take writes for now), nothing changed, retryable once an operator frees space.
+   */
+  public static ApiError storageFull() {
+    return new ApiError(503, "storage_full",
+        "The data repository's disk is full; nothing was changed. Try again once space is freed", null,
+        STORAGE_RETRY_SECONDS);
+  }
+
   public static ApiError internal() {
     return of(500, "internal_error", "Something went wrong on our side");
   }

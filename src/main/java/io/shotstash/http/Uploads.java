@@ -1,13 +1,15 @@
 package io.shotstash.http;
 
+import io.shotstash.app.DiskFull;
 import io.shotstash.bus.ApiError;
 import io.shotstash.media.Storage;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
-import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What streamed uploads share: answering {@code Expect: 100-continue} only once the upload's
@@ -18,6 +20,8 @@ public final class Uploads {
   /** The raw-body routes: the media upload, the worker's output and avatars. */
   private static final Pattern UPLOAD =
       Pattern.compile("^(/api/v1/files|/api/v1/pipeline/jobs/[^/]+/output|/api/people/[^/]+/avatar)$");
+
+  private static final Logger log = LoggerFactory.getLogger(Uploads.class);
 
   private Uploads() {}
 
@@ -57,15 +61,33 @@ public final class Uploads {
     return req.getHeader("Transfer-Encoding") != null;
   }
 
-  /** Too large → {@code tooLarge}; a storage fault → 503 STORAGE_UNAVAILABLE-style; else as it is. */
+  /**
+   * A failed write of an upload in the API's shape: too large → {@code tooLarge}, a full disk → 507
+   * {@code insufficient_storage}, another storage fault → 503 {@code storage_unavailable}, else as
+   * it is (a 500 with a trace id when it is not a refusal).
+   */
   public static Throwable refusalFor(Throwable err, ApiError tooLarge) {
+    return refusalFor(err, tooLarge, ApiError.insufficientStorage(),
+        ApiError.of(503, "storage_unavailable", "Storage is not available; try again later"));
+  }
+
+  /**
+   * As {@link #refusalFor(Throwable, ApiError)}, with the surface's own refusals for a full disk and
+   * for another storage fault (the worker contract has its own codes). The full disk is checked
+   * first: it is also a file-system fault, and the one a client can wait out.
+   */
+  public static Throwable refusalFor(Throwable err, ApiError tooLarge, ApiError diskFull, ApiError unavailable) {
     if (err instanceof Storage.TooLargeException) {
       return tooLarge.toException();
     }
-    if (err instanceof FileSystemException || err.getCause() instanceof FileSystemException
-        || (err instanceof IOException && err.getMessage() != null && err.getMessage().contains("No space"))) {
-      return ApiError.of(503, tooLarge.code().equals("OUTPUT_TOO_LARGE") ? "STORAGE_UNAVAILABLE" : "storage_unavailable",
-          "Storage is not available; try again later").toException();
+    if (DiskFull.is(err)) {
+      // the operator's cue (operations.md -> When the disk is full): one line, no stack, as the
+      // git writer logs its own refusals
+      log.warn("an upload was refused: the media storage's disk is full ({})", err.toString());
+      return diskFull.toException();
+    }
+    if (err instanceof FileSystemException || err.getCause() instanceof FileSystemException) {
+      return unavailable.toException();
     }
     return err;
   }

@@ -281,10 +281,18 @@ public final class LocalStorage implements Storage {
     }
   }
 
-  /** Copies the body into the file with back-pressure, counting bytes and stopping past the limit. */
+  /**
+   * Copies the body into the file with back-pressure, counting bytes and stopping past the limit.
+   * Done only once the body ended and every write succeeded.
+   */
   private Future<Long> pump(ReadStream<Buffer> body, AsyncFile file, long maxBytes, FlushBehind flush) {
     Promise<Long> done = Promise.promise();
     long[] size = {0};
+    // A failed write (ENOSPC) fails only its own future, never the file's exceptionHandler, and the
+    // body may end before the last writes are done: without counting them, a file with chunks
+    // missing would be renamed into place. Both callbacks run on this context, so no locking.
+    long[] pending = {0};
+    boolean[] ended = {false};
     body.exceptionHandler(done::tryFail);
     body.handler(chunk -> {
       size[0] += chunk.length();
@@ -293,14 +301,30 @@ public final class LocalStorage implements Storage {
         done.tryFail(new TooLargeException());
         return;
       }
-      file.write(chunk);
+      pending[0]++;
+      file.write(chunk).onComplete(ar -> {
+        pending[0]--;
+        if (ar.failed()) {
+          // stop storing; the rest of the body is read and dropped, so the route can answer
+          body.handler(null);
+          body.resume();
+          done.tryFail(ar.cause());
+        } else if (ended[0] && pending[0] == 0) {
+          done.tryComplete(size[0]);
+        }
+      });
       flush.written(size[0]);
       if (file.writeQueueFull()) {
         body.pause();
         file.drainHandler(v -> body.resume());
       }
     });
-    body.endHandler(v -> done.tryComplete(size[0]));
+    body.endHandler(v -> {
+      ended[0] = true;
+      if (pending[0] == 0) {
+        done.tryComplete(size[0]);
+      }
+    });
     file.exceptionHandler(done::tryFail);
     body.resume();
     return done.future();

@@ -32,6 +32,7 @@ public final class TestApp implements AutoCloseable {
 
   private final TestDatabase db;
   private final Path dataDir;
+  private final boolean ownsDataDir;
   private final Vertx vertx;
   private final AppVerticle app;
   private final WebClient client;
@@ -40,7 +41,10 @@ public final class TestApp implements AutoCloseable {
 
   private TestApp(TestDatabase db, Map<String, String> extra) throws IOException {
     this.db = db;
-    dataDir = Files.createTempDirectory("shotstash-test-");
+    // A test may bring its own data folder (a small tmpfs, SmallDisk): then it owns it, and close()
+    // leaves it to the test
+    ownsDataDir = !extra.containsKey("SHOTSTASH_DATA_DIR");
+    dataDir = ownsDataDir ? Files.createTempDirectory("shotstash-test-") : Path.of(extra.get("SHOTSTASH_DATA_DIR"));
     port = freePort();
     Map<String, String> env = new HashMap<>();
     env.put("DATABASE_URL", db.databaseUrl());
@@ -155,6 +159,9 @@ public final class TestApp implements AutoCloseable {
     client.close();
     vertx.close().await();
     db.close();
+    if (!ownsDataDir) {
+      return;
+    }
     try (Stream<Path> files = Files.walk(dataDir)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {

@@ -330,7 +330,8 @@ public final class PipelineRoutes {
           Uploads.continueIfExpected(req);
           return storage.write(key, req, limit, expected);
         })
-        .recover(err -> Future.failedFuture(Uploads.refusalFor(err, PipelineErrors.outputTooLarge(limit))))
+        .recover(err -> Future.failedFuture(Uploads.refusalFor(err, PipelineErrors.outputTooLarge(limit),
+            PipelineErrors.insufficientStorage(), PipelineErrors.storageUnavailable())))
         .compose(written -> {
           if (written.size() == 0 || (expected >= 0 && written.size() != expected)) {
             return storage.delete(key).compose(v -> Future.failedFuture(PipelineErrors.invalidOutput(

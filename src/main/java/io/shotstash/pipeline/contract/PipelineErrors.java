@@ -85,6 +85,16 @@ public final class PipelineErrors {
     return ApiError.of(503, "STORAGE_UNAVAILABLE", "Storage is not available; try again later");
   }
 
+  /**
+   * The app's storage ran out of space while it took the output (ENOSPC): nothing was kept, the
+   * claim holds, and the same upload may be sent again after Retry-After.
+   */
+  public static ApiError insufficientStorage() {
+    return new ApiError(507, "INSUFFICIENT_STORAGE",
+        "The app's storage is full; nothing was kept and your claim holds. Upload again after Retry-After",
+        null, ApiError.STORAGE_RETRY_SECONDS);
+  }
+
   // ---- the people side (GraphQL) ----
 
   public static ApiError kindUnknown(String kind) {

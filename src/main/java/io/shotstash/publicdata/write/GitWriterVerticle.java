@@ -1,5 +1,6 @@
 package io.shotstash.publicdata.write;
 
+import io.shotstash.app.DiskFull;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Unavailable;
@@ -216,10 +217,13 @@ public final class GitWriterVerticle extends VerticleBase {
       }
       // The private half failed after the public commit: move the branch back so neither happened.
       ObjectId parent = parentOf(before);
+      // The caller hears the database's failure whatever happens here: were the move's own failure
+      // (say, a full disk) answered instead, the caller would be told nothing changed.
       return vertx.executeBlocking(() -> git.moveBranch(done.commit(), parent))
-          .compose(moved -> {
-            if (!moved) {
-              log.error("could not move the data branch back from {} after a failed database commit", done.commit().name());
+          .transform(moved -> {
+            if (moved.failed() || !moved.result()) {
+              log.error("could not move the data branch back from {} after a failed database commit",
+                  done.commit().name(), moved.cause());
             }
             return Future.failedFuture(err);
           });
@@ -255,6 +259,18 @@ public final class GitWriterVerticle extends VerticleBase {
 
   private void fail(Message<JsonObject> message, Throwable cause) {
     ApiError error = ApiError.from(cause);
+    if (error == null && DiskFull.is(cause)) {
+      // Nothing changed: the git step failed before the branch moved (objects are written first,
+      // the ref last, each through a temporary file) and the PostgreSQL transaction was rolled back,
+      // so the next command starts from the same head and state. One line, no stack: it repeats
+      // for every write until an operator frees space (operations.md -> When the disk is full).
+      Throwable root = cause;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      log.warn("a write was refused: the data repository's disk is full ({})", root.toString());
+      error = ApiError.storageFull();
+    }
     if (error == null) {
       error = Unavailable.of(cause).orElse(null);
       if (error != null) {

@@ -11,7 +11,9 @@ import java.util.Set;
  *   <li>no answer at all (connection refused, reset, timed out; status 0), 502, 503, 504: wait the
  *       backoff (30 s) and try again;</li>
  *   <li>401: the token is gone: register again (same name) after the backoff;</li>
- *   <li>429: wait {@code Retry-After} seconds (the backoff when it is missing);</li>
+ *   <li>429, and 507 (the app's disk is full; the work is done and the claim holds, so the output
+ *       waits for space rather than failing the job): wait {@code Retry-After} seconds (the backoff
+ *       when it is missing);</li>
  *   <li>409 {@code CLAIM_STALE}, {@code JOB_TERMINAL}, {@code FILE_GONE} and 404 {@code JOB_NOT_FOUND}:
  *       the job is no longer ours: drop it, never call fail;</li>
  *   <li>anything else: give up on the call (for a job: report it with {@code fail}).</li>
@@ -58,7 +60,7 @@ public final class Backoff {
     if (status == 401) {
       return new Step(Action.REGISTER_AGAIN, wait);
     }
-    if (status == 429) {
+    if (status == 429 || status == 507) {
       Duration d = retryAfterSeconds == null || retryAfterSeconds < 0 ? wait
           : Duration.ofSeconds(Math.max(1, Math.min(retryAfterSeconds, 3600)));
       return new Step(Action.WAIT, d);

@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * with {@code jobs/next} (204: wait the poll interval); download the whole input to a scratch folder;
  * probe and encode; report progress when the whole percent changes, at most every 2 s, and 100 at
  * the end; upload the output; complete. Failures follow {@link Backoff}: 401 registers again, 401,
- * 503 and network errors wait the backoff, 429 waits Retry-After, output upload and complete are
- * retried while the claim holds, a 409 drops the job without a fail call, the worker's own errors
- * are reported with {@code fail}. An idle watchdog fails a job that makes no progress for
+ * 503 and network errors wait the backoff, 429 and 507 wait Retry-After, output upload and complete
+ * are retried while the claim holds, a 409 drops the job without a fail call, the worker's own
+ * errors are reported with {@code fail}. An idle watchdog fails a job that makes no progress for
  * {@code idle}; stopping the verticle (SIGTERM for the standalone worker) stops claiming and
  * releases the current job. Scratch files are always deleted, and no token or claim is ever logged.
  *
@@ -360,7 +360,7 @@ public final class WorkerLoop extends VerticleBase {
   }
 
   /**
-   * A call about the job, repeated while the claim holds: after 429 (Retry-After), 503, a network
+   * A call about the job, repeated while the claim holds: after 429 or 507 (Retry-After), 503, a network
    * error or a 401 (registering again first). A 409 that takes the job away drops it; any other
    * refusal fails the call.
    */

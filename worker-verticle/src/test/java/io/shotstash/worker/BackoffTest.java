@@ -32,6 +32,13 @@ class BackoffTest {
     assertThat(backoff.after(429, "RATE_LIMITED", 999_999).delay()).isEqualTo(Duration.ofHours(1));
   }
 
+  @Test
+  void aFullDiskOnTheAppWaitsRetryAfterInsteadOfFailingTheJob() {
+    assertThat(backoff.after(507, "INSUFFICIENT_STORAGE", 60))
+        .isEqualTo(new Backoff.Step(Action.WAIT, Duration.ofSeconds(60)));
+    assertThat(backoff.after(507, "INSUFFICIENT_STORAGE", null).delay()).isEqualTo(Duration.ofSeconds(30));
+  }
+
   @ParameterizedTest
   @CsvSource({"409,CLAIM_STALE", "409,JOB_TERMINAL", "409,FILE_GONE", "404,JOB_NOT_FOUND"})
   void aJobThatIsNoLongerOursIsDropped(int status, String code) {
