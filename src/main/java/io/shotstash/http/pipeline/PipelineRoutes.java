@@ -7,6 +7,7 @@ import io.shotstash.bus.Requests;
 import io.shotstash.http.Downloads;
 import io.shotstash.http.Uploads;
 import io.shotstash.http.HttpServices;
+import io.shotstash.http.StorableText;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
@@ -164,8 +165,20 @@ public final class PipelineRoutes {
 
   // ---- bodies ----
 
-  /** The JSON object body ({} when empty); INVALID_BODY when it is not an object. */
+  /**
+   * The JSON object body ({} when empty); INVALID_BODY when it is not an object, or when a string in
+   * it (a manifest name, an error text, anything) holds text the stores cannot keep as sent.
+   */
   private static JsonObject body(RoutingContext ctx, boolean required) {
+    JsonObject body = parse(ctx, required);
+    StorableText.Problem unstorable = StorableText.find("", body);
+    if (unstorable != null) {
+      throw PipelineErrors.invalidBody(unstorable.path() + " " + unstorable.reason()).toException();
+    }
+    return body;
+  }
+
+  private static JsonObject parse(RoutingContext ctx, boolean required) {
     Buffer b = ctx.body() == null ? null : ctx.body().buffer();
     if (b == null || b.length() == 0) {
       if (required) {

@@ -6,8 +6,11 @@ import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.pipeline.QueueActions;
+import ch.qos.logback.classic.Level;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.LogCapture;
+import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -944,6 +947,30 @@ class WorkerContractTest {
     assertRefusal(w.call(HttpMethod.POST, "/jobs/" + c.id() + "/fail", Map.of("X-Claim-Token", c.claim()), null),
         400, "INVALID_BODY");
     assertThat(jobView(c.id()).getString("status")).isEqualTo("claimed");
+  }
+
+  @Test
+  void textTheAppCannotStoreIsInvalidBodyAndNeverAFault() {
+    try (LogCapture log = LogCapture.start()) {
+      ContractWorker fresh = unregistered(unique("unstorable"), "test/unstorable");
+      // U+0000 (PostgreSQL refuses it) and a lone surrogate (not a character), sent as JSON escapes
+      assertRefusal(fresh.register(Buffer.buffer("{\"manifest\":{\"name\":\"w\\u0000\",\"version\":\"1.0.0\","
+          + "\"kinds\":[\"test/unstorable\"],\"contract\":1}}"), "application/json"), 400, "INVALID_BODY");
+      assertRefusal(fresh.register(Buffer.buffer("{\"manifest\":{\"name\":\"w-ok\",\"version\":\"1.\\ud800\","
+          + "\"kinds\":[\"test/unstorable\"],\"contract\":1}}"), "application/json"), 400, "INVALID_BODY");
+      Claimed c = claimed("fail-unstorable");
+      Answer nul = c.worker().call(HttpMethod.POST, "/jobs/" + c.id() + "/fail",
+          Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"),
+          Buffer.buffer("{\"error\":\"broke\\u0000here\",\"retryable\":true}"));
+      assertRefusal(nul, 400, "INVALID_BODY");
+      assertThat(nul.json().getString("message")).contains("error");
+      Answer surrogate = c.worker().call(HttpMethod.POST, "/jobs/" + c.id() + "/fail",
+          Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"),
+          Buffer.buffer("{\"error\":\"broke \\udc00\",\"retryable\":false}"));
+      assertRefusal(surrogate, 400, "INVALID_BODY");
+      assertThat(jobView(c.id()).getString("status")).isEqualTo("claimed");
+      assertThat(log.at(Level.ERROR)).as("nothing is a fault on our side").isEmpty();
+    }
   }
 
   @Test

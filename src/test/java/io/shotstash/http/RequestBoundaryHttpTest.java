@@ -1,0 +1,110 @@
+package io.shotstash.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import io.shotstash.db.Database;
+import io.shotstash.testing.LogCapture;
+import io.shotstash.testing.TestApp;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the app does with requests it cannot take as they are, over real HTTP: text it cannot store
+ * (U+0000, lone surrogates) is refused on the field, never stored altered and never a 500.
+ */
+class RequestBoundaryHttpTest {
+  static final String BOUNCE_SECRET = "bounce-secret-0123456789-0123456789";
+  static TestApp app;
+  static String admin;
+
+  @BeforeAll
+  static void start() {
+    app = TestApp.start(Map.of("SHOTSTASH_BOUNCE_SECRET", BOUNCE_SECRET));
+    admin = app.setupAndLogin();
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+  }
+
+  /** Posts JSON text as written: escapes such as a lone surrogate survive only in hand-written JSON. */
+  static HttpResponse<Buffer> postJson(String path, String bearer, String json) {
+    var req = app.client().post(path).putHeader("Content-Type", "application/json");
+    if (bearer != null) {
+      req.bearerTokenAuthentication(bearer);
+    }
+    return req.sendBuffer(Buffer.buffer(json)).await();
+  }
+
+  static JsonObject refusedField(HttpResponse<Buffer> r, String field) {
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(422);
+    JsonObject error = r.bodyAsJsonObject().getJsonObject("error");
+    assertThat(error.getString("code")).isEqualTo("validation_failed");
+    assertThat(error.getJsonObject("fields").getString(field)).as(r.bodyAsString()).isNotBlank();
+    return error;
+  }
+
+  static long count(String sql) throws Exception {
+    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void textThePrivateStoreCannotHoldIsRefusedOnTheField() throws Exception {
+    try (LogCapture log = LogCapture.start()) {
+      refusedField(postJson("/api/auth/login", null,
+          "{\"login\":\"a\\u0000b@example.org\",\"password\":\"whatever it is\"}"), "login");
+      refusedField(postJson("/api/people", admin,
+          "{\"slug\":\"nul-mail\",\"fullName\":\"Nul Mail\",\"email\":\"n\\u0000@example.org\"}"), "email");
+      refusedField(postJson("/api/_webhooks/email-bounce", BOUNCE_SECRET,
+          "{\"email\":\"x\\u0000@example.org\",\"type\":\"hard\"}"), "email");
+      assertThat(log.at(Level.ERROR)).as("nothing is an error on our side").isEmpty();
+    }
+    assertThat(app.publicState().current().personBySlug("nul-mail")).isEmpty();
+  }
+
+  @Test
+  void anEmailWithALoneSurrogateIsRefusedNotStoredAsAQuestionMark() throws Exception {
+    HttpResponse<Buffer> r = postJson("/api/people", admin,
+        "{\"slug\":\"surrogate-mail\",\"fullName\":\"Sur Rogate\",\"email\":\"s\\ud800@example.org\"}");
+    refusedField(r, "email");
+    assertThat(app.publicState().current().personBySlug("surrogate-mail")).isEmpty();
+    assertThat(count("SELECT count(*) FROM private_profiles WHERE email LIKE 's%@example.org'")).isZero();
+  }
+
+  @Test
+  void textGitCannotHoldIsRefusedBeforeAnyCommit() throws Exception {
+    String head;
+    try (var repo = app.openRepository()) {
+      head = repo.resolve("refs/heads/published").name();
+    }
+    try (LogCapture log = LogCapture.start()) {
+      // a lone low surrogate, and a high one at the end of the value
+      refusedField(postJson("/api/people", admin,
+          "{\"slug\":\"surrogate-name\",\"fullName\":\"S\\udc00x\",\"email\":\"sn@example.org\"}"), "fullName");
+      refusedField(postJson("/api/people", admin,
+          "{\"slug\":\"surrogate-name\",\"fullName\":\"Sx\\ud83d\",\"email\":\"sn@example.org\"}"), "fullName");
+      assertThat(log.at(Level.ERROR)).isEmpty();
+    }
+    try (var repo = app.openRepository()) {
+      assertThat(repo.resolve("refs/heads/published").name()).isEqualTo(head);
+    }
+    // a proper pair (an emoji) is text like any other
+    HttpResponse<Buffer> ok = postJson("/api/people", admin,
+        "{\"slug\":\"emoji-name\",\"fullName\":\"Emo \\ud83d\\ude00 Ji\",\"email\":\"ej@example.org\"}");
+    assertThat(ok.statusCode()).as(ok.bodyAsString()).isEqualTo(201);
+    assertThat(ok.bodyAsJsonObject().getJsonObject("data").getString("fullName")).isEqualTo("Emo \uD83D\uDE00 Ji");
+  }
+}
