@@ -85,7 +85,9 @@ public final class HttpVerticle extends VerticleBase {
         .setWebSocketSubProtocols(List.of("graphql-transport-ws")) // GraphQL subscriptions
         // uploads answer "100 Continue" themselves, after their checks, so a refused upload is never sent
         .setHandle100ContinueAutomatically(false);
-    return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+    return vertx.createHttpServer(options).requestHandler(router)
+        .invalidRequestHandler(MalformedRequests::answer) // JSON like every refusal, not Vert.x's empty 400
+        .listen().onSuccess(s -> server = s);
   }
 
   /** The port this instance listens on (the actual one when the setting was 0). */
@@ -103,16 +105,21 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private void onFailure(RoutingContext ctx) {
-    if (ctx.failure() != null) {
-      Envelope.failure(ctx, ctx.failure());
+    Throwable failure = ctx.failure();
+    int status = ctx.statusCode();
+    // vertx-web fails some requests itself with a 4xx and a cause (an HTTP/1.1 request without
+    // Host): the client's mistake, answered by its status below, not a fault of ours
+    boolean webRefusal = failure != null && ApiError.from(failure) == null && status >= 400 && status < 500;
+    if (failure != null && !webRefusal) {
+      Envelope.failure(ctx, failure);
       return;
     }
-    int status = ctx.statusCode();
     ApiError error = switch (status) {
       case 413 -> ApiError.of(413, "body_too_large", "The request body is too large");
       case 404 -> ApiError.notFound();
       case 405 -> ApiError.of(405, "method_not_allowed", "This route does not take that method");
       case 503 -> ApiError.of(503, "timeout", "The request took too long");
+      case 400, 414, 431 -> MalformedRequests.envelopeError(status, ctx.request());
       default -> status >= 400 && status < 500 ? ApiError.of(status, "bad_request", "The request is not valid")
           : ApiError.internal();
     };

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import io.shotstash.db.Database;
 import io.shotstash.testing.LogCapture;
+import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -106,5 +107,51 @@ class RequestBoundaryHttpTest {
         "{\"slug\":\"emoji-name\",\"fullName\":\"Emo \\ud83d\\ude00 Ji\",\"email\":\"ej@example.org\"}");
     assertThat(ok.statusCode()).as(ok.bodyAsString()).isEqualTo(201);
     assertThat(ok.bodyAsJsonObject().getJsonObject("data").getString("fullName")).isEqualTo("Emo \uD83D\uDE00 Ji");
+  }
+
+  // ---- requests HTTP itself refuses ----
+
+  static JsonObject envelopeRefusal(RawHttp.Response r, int status, String code) {
+    assertThat(r.status()).as(r.toString()).isEqualTo(status);
+    assertThat(r.header("Content-Type")).startsWith("application/json");
+    assertThat(r.header("X-Content-Type-Options")).isEqualTo("nosniff");
+    JsonObject body = new JsonObject(r.text());
+    assertThat(body.getBoolean("success")).isFalse();
+    JsonObject error = body.getJsonObject("error");
+    assertThat(error.getString("code")).isEqualTo(code);
+    assertThat(error.getString("message")).isNotBlank();
+    assertThat(error.getString("traceId")).isNotBlank();
+    return error;
+  }
+
+  @Test
+  void anHttp11RequestWithoutHostIsBadRequestNotAFault() throws Exception {
+    try (LogCapture log = LogCapture.start()) {
+      JsonObject error = envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\n\r\n"), 400, "bad_request");
+      assertThat(error.getString("message")).contains("Host");
+      envelopeRefusal(RawHttp.exchange(app.port(), "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n"), 400, "bad_request");
+      envelopeRefusal(RawHttp.exchange(app.port(), "POST /api/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n"
+          + "Content-Length: 2\r\n\r\n{}"), 400, "bad_request");
+      assertThat(log.at(Level.ERROR)).as("a client's mistake is not an error on our side").isEmpty();
+    }
+    // HTTP/1.0 does not require Host
+    RawHttp.Response old = RawHttp.exchange(app.port(), "GET /health HTTP/1.0\r\n\r\n");
+    assertThat(old.status()).as(old.toString()).isEqualTo(200);
+  }
+
+  @Test
+  void aRequestHttpCannotParseIsAnsweredInJsonAndTheConnectionCloses() throws Exception {
+    try (RawHttp raw = new RawHttp(app.port())) {
+      RawHttp.Response r = raw.send("POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          + "Content-Length: 12abc\r\n\r\n{}").read();
+      envelopeRefusal(r, 400, "bad_request");
+      assertThat(r.header("Connection")).isEqualTo("close");
+    }
+    // a NUL byte in a header value
+    envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\nHost: x\r\nUser-Agent: a\u0000b\r\n\r\n"),
+        400, "bad_request");
+    // a header block over Netty's limit
+    envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(20_000)
+        + "\r\n\r\n"), 431, "headers_too_large");
   }
 }

@@ -810,6 +810,39 @@ class WorkerContractTest {
     assertRefusal(w.complete(c.id(), c.claim()), 409, "OUTPUT_MISSING");
   }
 
+  @Test
+  void anOutputWhoseContentLengthIsNotANumberIsInvalidOutputInTheContractsShape() throws IOException {
+    Claimed c = claimed("output-bad-length");
+    List<Path> before = listVersions();
+    try (RawHttp raw = new RawHttp(app.port())) {
+      RawHttp.Response r = raw.send("PUT " + ContractWorker.BASE + "/jobs/" + c.id() + "/output HTTP/1.1\r\nHost: x\r\n"
+          + "X-Worker-Token: " + c.worker().token() + "\r\nX-Claim-Token: " + c.claim() + "\r\n"
+          + "Content-Type: text/plain\r\nX-Output-Ext: txt\r\nContent-Length: 12abc\r\n\r\nhello").read();
+      assertThat(r.status()).as(r.toString()).isEqualTo(400);
+      assertThat(r.header("X-Shotstash-Pipeline")).isEqualTo("1");
+      assertThat(r.header("Cache-Control")).isEqualTo("no-store");
+      assertThat(r.header("Content-Type")).startsWith("application/json");
+      assertThat(r.header("Connection")).isEqualTo("close");
+      JsonObject body = new JsonObject(r.text());
+      assertThat(body.fieldNames()).containsExactlyInAnyOrder("code", "message");
+      assertThat(body.getString("code")).isEqualTo("INVALID_OUTPUT");
+    }
+    assertThat(listVersions()).isSubsetOf(before);
+    assertThat(jobView(c.id()).getString("status")).isEqualTo("claimed");
+  }
+
+  @Test
+  void aContractCallWithoutHostIsBadRequestInTheContractsShape() throws IOException {
+    RawHttp.Response r = RawHttp.exchange(app.port(), "POST " + ContractWorker.BASE + "/jobs/next HTTP/1.1\r\n"
+        + "X-Worker-Token: " + plain().token() + "\r\nContent-Length: 0\r\n\r\n");
+    assertThat(r.status()).as(r.toString()).isEqualTo(400);
+    assertThat(r.header("X-Shotstash-Pipeline")).isEqualTo("1");
+    assertThat(r.header("Cache-Control")).isEqualTo("no-store");
+    JsonObject body = new JsonObject(r.text());
+    assertThat(body.fieldNames()).containsExactlyInAnyOrder("code", "message");
+    assertThat(body.getString("code")).isEqualTo("BAD_REQUEST");
+  }
+
   static List<Path> listVersions() throws IOException {
     try (var files = Files.list(versions())) {
       return files.toList();
