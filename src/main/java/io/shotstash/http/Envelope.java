@@ -59,6 +59,12 @@ public final class Envelope {
     if (error != null) {
       return error(ctx, error);
     }
+    if (Uploads.clientWentAway(failure)) {
+      // the client dropped the connection (mid-upload, say): nothing of ours failed, and nobody is
+      // left to answer; no stack trace, or every cancelled upload would page someone
+      log.info("client went away: {} {} ({})", ctx.request().method(), ctx.request().path(), failure.getMessage());
+      return Future.succeededFuture();
+    }
     String traceId = UUID.randomUUID().toString();
     log.error("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
     ApiError internal = ApiError.internal();

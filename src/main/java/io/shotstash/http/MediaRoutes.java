@@ -10,8 +10,10 @@ import io.shotstash.media.Storage;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
@@ -53,6 +55,7 @@ final class MediaRoutes {
     Actor.Member member = Callers.atLeast(ctx, AccountLevel.EDITOR);
     HttpServerRequest req = ctx.request();
     req.pause();
+    ReadStream<Buffer> body = Uploads.body(req);
     String name = req.getHeader("X-File-Name");
     String contentType = req.getHeader("Content-Type");
     JsonBody.Problems problems = new JsonBody.Problems();
@@ -83,7 +86,7 @@ final class MediaRoutes {
     return folderOk
         .compose(v -> {
           Uploads.continueIfExpected(req);
-          return storage.write(key, req, limit, declared);
+          return storage.write(key, body, limit, declared);
         })
         .recover(err -> Future.failedFuture(Uploads.refusalFor(err,
             ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB"))))

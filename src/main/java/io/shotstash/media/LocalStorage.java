@@ -92,6 +92,9 @@ public final class LocalStorage implements Storage {
     Buffer all = Buffer.buffer((int) declared);
     body.exceptionHandler(done::tryFail);
     body.handler(chunk -> {
+      if (done.future().isComplete()) {
+        return; // failed already (the client went away): bytes still buffered are dropped
+      }
       if (all.length() + chunk.length() > declared) {
         body.handler(null);
         done.tryFail(new IllegalStateException("the body is longer than the " + declared + " bytes it declared"));
@@ -110,6 +113,9 @@ public final class LocalStorage implements Storage {
     long[] size = {0};
     body.exceptionHandler(done::tryFail);
     body.handler(chunk -> {
+      if (done.future().isComplete()) {
+        return; // failed already (the client went away, the file is closing): never write to it
+      }
       size[0] += chunk.length();
       if (size[0] > maxBytes) {
         body.handler(null);

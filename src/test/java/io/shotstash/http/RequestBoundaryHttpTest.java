@@ -3,6 +3,7 @@ package io.shotstash.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.shotstash.db.Database;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
@@ -153,5 +154,29 @@ class RequestBoundaryHttpTest {
     // a header block over Netty's limit
     envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(20_000)
         + "\r\n\r\n"), 431, "headers_too_large");
+  }
+
+  // ---- clients that go away ----
+
+  @Test
+  void aClientThatDropsItsUploadHalfwayIsLoggedAtInfoNotError() throws Exception {
+    try (LogCapture log = LogCapture.start()) {
+      try (RawHttp raw = new RawHttp(app.port())) {
+        raw.send("POST /api/v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
+            + "Content-Type: video/mp4\r\nX-File-Name: cut.mp4\r\nContent-Length: 1000000\r\n"
+            + "Expect: 100-continue\r\n\r\n");
+        assertThat(raw.read().status()).as("the upload's checks passed").isEqualTo(100);
+        raw.send(new byte[1000]);
+      } // the client goes away with 999,000 bytes unsent
+      ILoggingEvent dropped = log.await(app.vertx(), e -> e.getFormattedMessage().contains("/api/v1/files"));
+      assertThat(dropped).as("the app notices the upload ended").isNotNull();
+      assertThat(dropped.getLevel()).as(dropped.getFormattedMessage()).isEqualTo(Level.INFO);
+      assertThat(dropped.getThrowableProxy()).as("no stack trace for a client going away").isNull();
+      assertThat(log.at(Level.ERROR)).isEmpty();
+    }
+    try (var left = java.nio.file.Files.list(app.dataDir().resolve("media").resolve("tmp"))) {
+      assertThat(left.toList()).as("the partial upload is deleted").isEmpty();
+    }
+    assertThat(count("SELECT count(*) FROM media_files WHERE name = 'cut.mp4'")).isZero();
   }
 }

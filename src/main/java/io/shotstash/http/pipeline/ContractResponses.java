@@ -58,6 +58,11 @@ final class ContractResponses {
   }
 
   static Future<Void> internal(RoutingContext ctx, Throwable failure) {
+    if (Uploads.clientWentAway(failure)) {
+      // the worker dropped the connection (mid-upload, say): it retries by the contract; not our fault
+      log.info("worker went away: {} {} ({})", ctx.request().method(), ctx.request().path(), failure.getMessage());
+      return Future.succeededFuture();
+    }
     String traceId = UUID.randomUUID().toString();
     log.error("worker call failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
     return error(ctx, ApiError.of(500, "INTERNAL", "Something went wrong on our side (trace " + traceId + ")"));

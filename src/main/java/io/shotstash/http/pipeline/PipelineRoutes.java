@@ -23,6 +23,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -329,6 +330,7 @@ public final class PipelineRoutes {
   private Future<Void> output(RoutingContext ctx) {
     JsonObject call = claim(ctx);
     HttpServerRequest req = ctx.request();
+    ReadStream<Buffer> body = Uploads.body(req);
     String mediaType = OutputRules.mediaType(req.getHeader("Content-Type"));
     if (mediaType == null) {
       throw PipelineErrors.invalidOutput("Content-Type must be one of " + String.join(", ",
@@ -365,7 +367,7 @@ public final class PipelineRoutes {
     return ready
         .compose(ok -> {
           Uploads.continueIfExpected(req);
-          return storage.write(key, req, limit, expected);
+          return storage.write(key, body, limit, expected);
         })
         .recover(err -> Future.failedFuture(Uploads.refusalFor(err, PipelineErrors.outputTooLarge(limit))))
         .compose(written -> {

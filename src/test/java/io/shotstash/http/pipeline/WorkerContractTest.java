@@ -7,6 +7,7 @@ import io.shotstash.bus.Requests;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.pipeline.QueueActions;
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.LogCapture;
@@ -841,6 +842,30 @@ class WorkerContractTest {
     JsonObject body = new JsonObject(r.text());
     assertThat(body.fieldNames()).containsExactlyInAnyOrder("code", "message");
     assertThat(body.getString("code")).isEqualTo("BAD_REQUEST");
+  }
+
+  @Test
+  void aWorkerThatDropsItsOutputUploadHalfwayIsLoggedAtInfoNotError() throws IOException {
+    Claimed c = claimed("output-dropped");
+    List<Path> before = listVersions();
+    try (LogCapture log = LogCapture.start()) {
+      try (RawHttp raw = new RawHttp(app.port())) {
+        raw.send("PUT " + ContractWorker.BASE + "/jobs/" + c.id() + "/output HTTP/1.1\r\nHost: x\r\n"
+            + "X-Worker-Token: " + c.worker().token() + "\r\nX-Claim-Token: " + c.claim() + "\r\n"
+            + "Content-Type: video/mp4\r\nX-Output-Ext: mp4\r\nContent-Length: 1000000\r\n"
+            + "Expect: 100-continue\r\n\r\n");
+        assertThat(raw.read().status()).as("the claim holds").isEqualTo(100);
+        raw.send(new byte[1000]);
+      } // the worker goes away with 999,000 bytes unsent
+      ILoggingEvent dropped = log.await(app.vertx(), e -> e.getFormattedMessage().contains(c.id() + "/output"));
+      assertThat(dropped).as("the app notices the upload ended").isNotNull();
+      assertThat(dropped.getLevel()).as(dropped.getFormattedMessage()).isEqualTo(Level.INFO);
+      assertThat(dropped.getThrowableProxy()).as("no stack trace for a worker going away").isNull();
+      assertThat(log.at(Level.ERROR)).isEmpty();
+    }
+    assertThat(listVersions()).isSubsetOf(before);
+    // the claim is still the worker's: it may upload again
+    assertOk(c.worker().output(c.id(), c.claim(), "text/plain", "txt", Buffer.buffer("second try")), 200);
   }
 
   static List<Path> listVersions() throws IOException {
