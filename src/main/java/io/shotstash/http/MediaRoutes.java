@@ -56,10 +56,14 @@ final class MediaRoutes {
     HttpServerRequest req = ctx.request();
     req.pause();
     ReadStream<Buffer> body = Uploads.body(req);
-    String name = req.getHeader("X-File-Name");
+    String rawName = req.getHeader("X-File-Name");
+    // raw UTF-8 bytes, as curl sends them: read back as text, never stored as their Latin-1 look-alike
+    String name = HeaderText.utf8(rawName);
     String contentType = req.getHeader("Content-Type");
     JsonBody.Problems problems = new JsonBody.Problems();
-    if (name == null || name.isBlank() || name.length() > 255 || name.chars().anyMatch(Character::isISOControl)
+    if (rawName != null && name == null) {
+      problems.add("X-File-Name", "must be UTF-8 text (send the name's UTF-8 bytes as they are)");
+    } else if (name == null || name.isBlank() || name.length() > 255 || name.chars().anyMatch(Character::isISOControl)
         || name.contains("/") || name.contains("\\")) {
       problems.add("X-File-Name", "must be a file name of 1 to 255 characters, without / or control characters");
     }

@@ -11,6 +11,7 @@ import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -178,5 +179,43 @@ class RequestBoundaryHttpTest {
       assertThat(left.toList()).as("the partial upload is deleted").isEmpty();
     }
     assertThat(count("SELECT count(*) FROM media_files WHERE name = 'cut.mp4'")).isZero();
+  }
+
+  // ---- X-File-Name ----
+
+  /** {@code POST /api/v1/files} with the name's bytes written into the header as they are. */
+  static RawHttp.Response uploadNamed(byte[] name) throws Exception {
+    java.io.ByteArrayOutputStream req = new java.io.ByteArrayOutputStream();
+    req.write(("POST /api/v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
+        + "Content-Type: video/mp4\r\nContent-Length: 5\r\nX-File-Name: ").getBytes(StandardCharsets.US_ASCII));
+    req.write(name);
+    req.write("\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
+    return RawHttp.exchange(app.port(), req.toByteArray());
+  }
+
+  @Test
+  void aFileNameSentAsRawUtf8IsStoredAsSent() throws Exception {
+    for (String name : new String[] {"Café ☕.mp4", "Café.mp4", "日本語 😀.mov"}) {
+      RawHttp.Response r = uploadNamed(name.getBytes(StandardCharsets.UTF_8));
+      assertThat(r.status()).as(r.toString()).isEqualTo(201);
+      JsonObject file = new JsonObject(r.text()).getJsonObject("data");
+      assertThat(file.getString("name")).isEqualTo(name);
+      HttpResponse<Buffer> download = app.client().get("/media/o/" + file.getString("id")).bearerTokenAuthentication(admin)
+          .send().await();
+      assertThat(download.statusCode()).isEqualTo(200);
+      assertThat(download.getHeader("Content-Disposition")).contains("filename*=UTF-8''"
+          + java.net.URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+  }
+
+  @Test
+  void aFileNameThatIsNotUtf8IsRefusedNotStoredGarbled() throws Exception {
+    byte[] latin1 = "Résumé-latin1.mp4".getBytes(StandardCharsets.ISO_8859_1); // lone 0xE9 bytes
+    RawHttp.Response r = uploadNamed(latin1);
+    assertThat(r.status()).as(r.toString()).isEqualTo(422);
+    JsonObject error = new JsonObject(r.text()).getJsonObject("error");
+    assertThat(error.getString("code")).isEqualTo("validation_failed");
+    assertThat(error.getJsonObject("fields").getString("X-File-Name")).contains("UTF-8");
+    assertThat(count("SELECT count(*) FROM media_files WHERE name LIKE '%latin1.mp4'")).isZero();
   }
 }
