@@ -13,8 +13,6 @@ import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.ratelimit.SlidingWindow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.Cookie;
-import io.vertx.core.http.CookieSameSite;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -34,10 +32,12 @@ final class AuthRoutes {
 
   private final Vertx vertx;
   private final HttpServices services;
+  private final Callers callers;
 
-  AuthRoutes(Vertx vertx, HttpServices services) {
+  AuthRoutes(Vertx vertx, HttpServices services, Callers callers) {
     this.vertx = vertx;
     this.services = services;
+    this.callers = callers;
   }
 
   void mount(Router router, BodyHandler json) {
@@ -93,7 +93,7 @@ final class AuthRoutes {
               ApiError.of(401, "invalid_credentials", "The login or the password is wrong").toException()));
         }
         Sessions.Issued s = issued.get();
-        ctx.response().addCookie(sessionCookie(ctx, s.token(), s.maxAgeSeconds()));
+        ctx.response().addCookie(callers.sessionCookie(ctx, s.token(), s.maxAgeSeconds()));
         return Envelope.ok(ctx, 200, new JsonObject().put("token", s.token())
             .put("person", PersonView.selfJson(s.person(), s.email())));
       });
@@ -103,7 +103,7 @@ final class AuthRoutes {
   private Future<Void> logout(RoutingContext ctx) {
     Actor.Member member = Callers.member(ctx);
     return services.sessions().revoke(member.sessionId()).compose(v -> {
-      ctx.response().addCookie(sessionCookie(ctx, "", 0));
+      callers.clearSessionCookies(ctx);
       return Envelope.ok(ctx, 200, new JsonObject().put("signedOut", true));
     });
   }
@@ -121,11 +121,5 @@ final class AuthRoutes {
 
   static Future<Void> refuseIfLimited(SlidingWindow.Decision d) {
     return d.allowed() ? Future.succeededFuture() : Future.failedFuture(ApiError.rateLimited(d.retryAfterSeconds()).toException());
-  }
-
-  /** The session cookie, for password and GitHub sign-in alike. */
-  static Cookie sessionCookie(RoutingContext ctx, String value, int maxAgeSeconds) {
-    return Cookie.cookie(Callers.COOKIE, value).setHttpOnly(true).setSameSite(CookieSameSite.LAX).setPath("/")
-        .setMaxAge(maxAgeSeconds).setSecure(ctx.request().isSSL());
   }
 }

@@ -37,7 +37,8 @@ public final class HttpVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     BodyHandler json = BodyHandler.create(false).setBodyLimit(JSON_BODY_LIMIT);
     Grants grants = new Grants(services.pool(), services.publicState());
-    Callers callers = new Callers(services.sessions(), grants);
+    Callers callers = new Callers(services.sessions(), grants,
+        new SiteOrigin(services.config().site().publicOrigin(), services.config().site().trustedProxies()));
 
     router.route().handler(ctx -> {
       ctx.response().putHeader("X-Content-Type-Options", "nosniff");
@@ -59,8 +60,8 @@ public final class HttpVerticle extends VerticleBase {
     });
     router.route("/api/*").handler(this::setupGate);
     router.route("/api/*").handler(callers::resolve);
-    new AuthRoutes(vertx, services).mount(router, json);
-    new GitHubRoutes(vertx, services).mount(router);
+    new AuthRoutes(vertx, services, callers).mount(router, json);
+    new GitHubRoutes(vertx, services, callers).mount(router);
     new PeopleRoutes(vertx, services).mount(router, json);
     new CommunityRoutes(services).mount(router, json);
     MediaRoutes media = new MediaRoutes(vertx, services, services.storage());
