@@ -42,6 +42,8 @@ final class AuthRoutes {
 
   void mount(Router router, BodyHandler json) {
     router.post("/api/setup").handler(json).handler(ctx -> Routes.run(ctx, setup(ctx)));
+    // the login guard is a route of its own: vertx-web wants a body handler before any other
+    router.post("/api/auth/login").handler(this::loginFromThisSite);
     router.post("/api/auth/login").handler(json).handler(ctx -> Routes.run(ctx, login(ctx)));
     router.post("/api/auth/logout").handler(json).handler(ctx -> Routes.run(ctx, logout(ctx)));
     router.get("/api/auth/me").handler(ctx -> Routes.run(ctx, me(ctx)));
@@ -67,6 +69,26 @@ final class AuthRoutes {
               "/api/setup", AccountWrites.newAccountParams(slug, fullName, email, hash, AccountLevel.ADMINISTRATOR))))
           .compose(reply -> Envelope.ok(ctx, 201, reply.getJsonObject("person")));
     });
+  }
+
+  /**
+   * Login CSRF: a page on another site can post a form (text/plain, urlencoded, multipart: no
+   * preflight) here and sign the browser in to an account the attacker controls. So a login must
+   * be JSON, which a cross-site page can only send with CORS permission it never gets, and a
+   * browser that names its Origin must name this site. Callers without Origin (scripts) pass.
+   */
+  private void loginFromThisSite(RoutingContext ctx) {
+    String type = ctx.request().getHeader("Content-Type");
+    String mediaType = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    if (!mediaType.equals("application/json")) {
+      Envelope.error(ctx, ApiError.of(415, "unsupported_media_type", "Send the login as application/json"));
+      return;
+    }
+    if (ctx.request().getHeader("Origin") != null && !callers.sameOrigin(ctx)) {
+      Envelope.error(ctx, ApiError.of(403, "cross_origin", "A sign-in must come from this site's own pages"));
+      return;
+    }
+    ctx.next();
   }
 
   private Future<Void> login(RoutingContext ctx) {

@@ -101,6 +101,9 @@ class SessionCookieHttpTest {
     assertThat(upload(behindTls, cookie, "http://127.0.0.1:" + behindTls.port())).as("what the app itself sees")
         .isEqualTo(403);
     assertThat(upload(behindTls, cookie, "http://media.example.org")).as("another scheme").isEqualTo(403);
+    // sign-in from the public site's pages works; from the address the proxy talks to, it does not
+    assertThat(login(behindTls, Map.of("Origin", PUBLIC)).statusCode()).isEqualTo(200);
+    assertThat(login(behindTls, Map.of("Origin", "http://127.0.0.1:" + behindTls.port())).statusCode()).isEqualTo(403);
   }
 
   @Test
