@@ -7,8 +7,8 @@ import io.shotstash.bus.ApiError;
 import io.shotstash.people.AccountWrites;
 import io.shotstash.people.PersonRules;
 import io.shotstash.people.PersonView;
-import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.records.AccountLevel;
+import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.ratelimit.SlidingWindow;
 import io.vertx.core.Future;
@@ -19,6 +19,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -103,23 +104,33 @@ final class AuthRoutes {
         body.problem("password", "is required");
       }
       body.validate();
-      String accountKey = "login-failed:" + login.strip().toLowerCase(Locale.ROOT);
-      return services.limiter().check(accountKey, FAILED_PER_ACCOUNT_PER_MINUTE, MINUTE).compose(d -> {
-        if (!d.allowed()) {
-          throw ApiError.rateLimited(d.retryAfterSeconds()).toException();
-        }
-        return services.sessions().login(login.strip(), password, ctx.request().getHeader("User-Agent"));
-      }).compose(issued -> {
-        if (issued.isEmpty()) {
-          return services.limiter().record(accountKey, MINUTE).compose(x -> Future.failedFuture(
-              ApiError.of(401, "invalid_credentials", "The login or the password is wrong").toException()));
-        }
-        Sessions.Issued s = issued.get();
+      String given = login.strip();
+      return services.sessions().findLogin(given).compose(account -> {
+        String accountKey = failedLoginKey(account, given);
+        return services.limiter().check(accountKey, FAILED_PER_ACCOUNT_PER_MINUTE, MINUTE).compose(d -> {
+          if (!d.allowed()) {
+            throw ApiError.rateLimited(d.retryAfterSeconds()).toException();
+          }
+          return services.sessions().login(account, password, ctx.request().getHeader("User-Agent"));
+        }).compose(issued -> issued.isPresent() ? Future.succeededFuture(issued.get())
+            : services.limiter().record(accountKey, MINUTE).compose(x -> Future.failedFuture(
+                ApiError.of(401, "invalid_credentials", "The login or the password is wrong").toException())));
+      }).compose(s -> {
         ctx.response().addCookie(callers.sessionCookie(ctx, s.token(), s.maxAgeSeconds()));
         return Envelope.ok(ctx, 200, new JsonObject().put("token", s.token())
             .put("person", PersonView.selfJson(s.person(), s.email())));
       });
     });
+  }
+
+  /**
+   * What failed logins are counted under: the account, whichever of its slug or email was typed
+   * (else 10 guesses at each would make 20); an unknown login under its normalised form, so
+   * guessing at names that do not exist is limited as well.
+   */
+  static String failedLoginKey(Optional<Person> account, String login) {
+    return account.map(p -> "login-failed:person:" + p.id())
+        .orElseGet(() -> "login-failed:login:" + login.strip().toLowerCase(Locale.ROOT));
   }
 
   private Future<Void> logout(RoutingContext ctx) {

@@ -106,6 +106,22 @@ class LoginHttpTest {
   // ---- the failed-login limit ----
 
   @Test
+  void tenFailedLoginsMixingSlugAndEmailOfOneAccountLockIt() {
+    String[] ways = {"hal", "hal@example.org", "HAL", " Hal@Example.org "};
+    for (int i = 0; i < 10; i++) {
+      HttpResponse<Buffer> r = login(ways[i % ways.length], "wrong " + i);
+      assertThat(r.statusCode()).as("attempt %d: %s", i + 1, r.bodyAsString()).isEqualTo(401);
+    }
+    HttpResponse<Buffer> locked = login("hal@example.org", PASSWORD);
+    assertThat(locked.statusCode()).as(locked.bodyAsString()).isEqualTo(429);
+    assertThat(error(locked).getString("code")).isEqualTo("rate_limited");
+    assertThat(Integer.parseInt(locked.getHeader("Retry-After"))).isBetween(1, 60);
+    assertThat(login("hal", PASSWORD).statusCode()).as("the slug is the same account").isEqualTo(429);
+    // another account is not affected
+    assertThat(login("ivy", PASSWORD).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void anUnknownLoginIsLimitedToo() {
     for (int i = 0; i < 10; i++) {
       String login = i % 2 == 0 ? "nobody-here@example.org" : " NOBODY-HERE@example.ORG";
