@@ -61,7 +61,7 @@ public final class Callers {
 
   /** Whether the request's {@code Origin} names this site (absent and {@code null} do not). */
   public boolean sameOrigin(RoutingContext ctx) {
-    return SiteOrigin.sameOrigin(ctx.request().getHeader("Origin"), siteOrigin(ctx));
+    return site.sameOrigin(ctx.request().getHeader("Origin"), scheme(ctx), ctx.request().getHeader("Host"));
   }
 
   /** Whether browsers reach this site over https, so its cookies must be {@code Secure}. */

@@ -206,7 +206,21 @@ public final class SiteOrigin {
     return publicOrigin != null ? publicOrigin.startsWith("https://") : "https".equals(scheme);
   }
 
-  /** Whether a browser's {@code Origin} header names this site ({@code null} and absent do not). */
+  /**
+   * Whether a browser's {@code Origin} names this site, as reached with this scheme and Host. With
+   * neither setting, an https page of this very host counts too even though the request came as
+   * plain HTTP: that is a TLS proxy the app was not told about (the nginx set-up before these
+   * settings), and nobody else can serve https pages for this host. An http page where https is
+   * known (a public origin, or a trusted proxy's word) does not count: it could be forged in transit.
+   */
+  public boolean sameOrigin(String originHeader, String scheme, String host) {
+    if (sameOrigin(originHeader, origin(scheme, host))) {
+      return true;
+    }
+    return publicOrigin == null && "http".equals(scheme) && sameOrigin(originHeader, origin("https", host));
+  }
+
+  /** Whether an {@code Origin} header names {@code siteOrigin} ({@code null} and absent do not). */
   public static boolean sameOrigin(String originHeader, String siteOrigin) {
     if (originHeader == null || siteOrigin == null || originHeader.isBlank()) {
       return false;

@@ -96,4 +96,21 @@ class SiteOriginTest {
   void aBadProxyEntryIsRefusedAtConstruction() {
     assertThatThrownBy(() -> new SiteOrigin(null, List.of("proxy.example.org"))).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void withoutSettingsAnHttpsPageOfThisHostCountsAsThisSite() {
+    // the nginx set-up before the settings existed: the app sees http, the browser is on https
+    SiteOrigin site = SiteOrigin.direct();
+    assertThat(site.sameOrigin("https://media.example.org", "http", "media.example.org")).isTrue();
+    assertThat(site.sameOrigin("http://media.example.org", "http", "media.example.org")).isTrue();
+    assertThat(site.sameOrigin("https://evil.example", "http", "media.example.org")).isFalse();
+    assertThat(site.sameOrigin("https://media.example.org:8443", "http", "media.example.org")).isFalse();
+    // once https is known, a plain-http page is not this site
+    SiteOrigin proxied = new SiteOrigin(null, List.of("127.0.0.1"));
+    assertThat(proxied.sameOrigin("http://media.example.org", "https", "media.example.org")).isFalse();
+    SiteOrigin named = new SiteOrigin("https://media.example.org", List.of());
+    assertThat(named.sameOrigin("https://media.example.org", "http", "10.0.0.11:3005")).isTrue();
+    assertThat(named.sameOrigin("http://10.0.0.11:3005", "http", "10.0.0.11:3005")).isFalse();
+    assertThat(SiteOrigin.direct().sameOrigin(null, "http", "media.example.org")).isFalse();
+  }
 }
