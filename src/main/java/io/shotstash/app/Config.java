@@ -1,5 +1,6 @@
 package io.shotstash.app;
 
+import io.shotstash.http.SiteOrigin;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,7 +39,19 @@ public record Config(
     GitHub github,
     int inProcessWorkers,
     Moderation moderation,
-    Cluster cluster) {
+    Cluster cluster,
+    Site site) {
+
+  /**
+   * How browsers reach the site when a proxy terminates TLS in front of it: the public origin
+   * ({@code https://media.example.org}, normalised; null when unset) and the proxies whose
+   * {@code X-Forwarded-Proto} is believed (IP addresses and CIDR ranges). See {@code SiteOrigin}.
+   */
+  public record Site(String publicOrigin, List<String> trustedProxies) {
+    public Site {
+      trustedProxies = List.copyOf(trustedProxies);
+    }
+  }
 
   /**
    * Where this node meets the others when started with {@code serve --cluster} (ignored otherwise):
@@ -237,12 +250,42 @@ public record Config(
       Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep);
       int inProcessWorkers = integer("SHOTSTASH_IN_PROCESS_WORKERS", 0, 16);
       Cluster cluster = cluster();
+      Site site = site();
       if (!problems.isEmpty()) {
         throw new InvalidConfigException(problems);
       }
       return new Config(db, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
           noreply, sessionDays, repackEvery,
-          maxUploadMb * 1024L * 1024L, pipeline, github, inProcessWorkers, moderation, cluster);
+          maxUploadMb * 1024L * 1024L, pipeline, github, inProcessWorkers, moderation, cluster, site);
+    }
+
+    /** SHOTSTASH_PUBLIC_ORIGIN and SHOTSTASH_TRUSTED_PROXIES (docs/configuration.md → Behind a proxy). */
+    private Site site() {
+      String origin = optional("SHOTSTASH_PUBLIC_ORIGIN");
+      if (origin != null) {
+        String problem = SiteOrigin.originProblem(origin);
+        if (problem != null) {
+          problems.add("SHOTSTASH_PUBLIC_ORIGIN " + problem + ", got '" + origin + "'");
+          origin = null;
+        } else {
+          origin = SiteOrigin.normalizeOrigin(origin);
+        }
+      }
+      List<String> proxies = new ArrayList<>();
+      String list = optional("SHOTSTASH_TRUSTED_PROXIES");
+      for (String raw : list == null ? new String[0] : list.split(",")) {
+        String entry = raw.strip();
+        if (entry.isEmpty()) {
+          continue;
+        }
+        String problem = SiteOrigin.proxyProblem(entry);
+        if (problem != null) {
+          problems.add("SHOTSTASH_TRUSTED_PROXIES " + problem);
+        } else {
+          proxies.add(entry);
+        }
+      }
+      return new Site(origin, proxies);
     }
 
     /** The SHOTSTASH_CLUSTER_* settings (docs/configuration.md → Cluster). */

@@ -6,7 +6,6 @@ import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.DatabaseException;
 import java.net.ConnectException;
 import java.net.SocketException;
-import java.nio.channels.ClosedChannelException;
 import java.util.Optional;
 
 /**
@@ -55,8 +54,7 @@ public final class Unavailable {
    * cannot connect now) or names a connection failure (class {@code 08}).
    */
   static boolean databaseAway(Throwable t) {
-    if (t instanceof ClosedConnectionException || t instanceof ConnectException || t instanceof ClosedChannelException
-        || t instanceof SocketException) {
+    if (t instanceof ClosedConnectionException || t instanceof ConnectException || t instanceof SocketException) {
       return true;
     }
     // a socket reset by the server, as the native (epoll) transport reports it; files never raise it

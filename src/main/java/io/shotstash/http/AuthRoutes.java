@@ -7,20 +7,19 @@ import io.shotstash.bus.ApiError;
 import io.shotstash.people.AccountWrites;
 import io.shotstash.people.PersonRules;
 import io.shotstash.people.PersonView;
-import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.records.AccountLevel;
+import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.ratelimit.SlidingWindow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.Cookie;
-import io.vertx.core.http.CookieSameSite;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -34,14 +33,18 @@ final class AuthRoutes {
 
   private final Vertx vertx;
   private final HttpServices services;
+  private final Callers callers;
 
-  AuthRoutes(Vertx vertx, HttpServices services) {
+  AuthRoutes(Vertx vertx, HttpServices services, Callers callers) {
     this.vertx = vertx;
     this.services = services;
+    this.callers = callers;
   }
 
   void mount(Router router, BodyHandler json) {
     router.post("/api/setup").handler(json).handler(ctx -> Routes.run(ctx, setup(ctx)));
+    // the login guard is a route of its own: vertx-web wants a body handler before any other
+    router.post("/api/auth/login").handler(this::loginFromThisSite);
     router.post("/api/auth/login").handler(json).handler(ctx -> Routes.run(ctx, login(ctx)));
     router.post("/api/auth/logout").handler(json).handler(ctx -> Routes.run(ctx, logout(ctx)));
     router.get("/api/auth/me").handler(ctx -> Routes.run(ctx, me(ctx)));
@@ -69,6 +72,26 @@ final class AuthRoutes {
     });
   }
 
+  /**
+   * Login CSRF: a page on another site can post a form (text/plain, urlencoded, multipart: no
+   * preflight) here and sign the browser in to an account the attacker controls. So a login must
+   * be JSON, which a cross-site page can only send with CORS permission it never gets, and a
+   * browser that names its Origin must name this site. Callers without Origin (scripts) pass.
+   */
+  private void loginFromThisSite(RoutingContext ctx) {
+    String type = ctx.request().getHeader("Content-Type");
+    String mediaType = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    if (!mediaType.equals("application/json")) {
+      Envelope.error(ctx, ApiError.of(415, "unsupported_media_type", "Send the login as application/json"));
+      return;
+    }
+    if (ctx.request().getHeader("Origin") != null && !callers.sameOrigin(ctx)) {
+      Envelope.error(ctx, ApiError.of(403, "cross_origin", "A sign-in must come from this site's own pages"));
+      return;
+    }
+    ctx.next();
+  }
+
   private Future<Void> login(RoutingContext ctx) {
     return perIpLimit(ctx, "login").compose(v -> {
       JsonBody body = JsonBody.of(ctx, Set.of("login", "password"));
@@ -81,29 +104,39 @@ final class AuthRoutes {
         body.problem("password", "is required");
       }
       body.validate();
-      String accountKey = "login-failed:" + login.strip().toLowerCase(Locale.ROOT);
-      return services.limiter().check(accountKey, FAILED_PER_ACCOUNT_PER_MINUTE, MINUTE).compose(d -> {
-        if (!d.allowed()) {
-          throw ApiError.rateLimited(d.retryAfterSeconds()).toException();
-        }
-        return services.sessions().login(login.strip(), password, ctx.request().getHeader("User-Agent"));
-      }).compose(issued -> {
-        if (issued.isEmpty()) {
-          return services.limiter().record(accountKey, MINUTE).compose(x -> Future.failedFuture(
-              ApiError.of(401, "invalid_credentials", "The login or the password is wrong").toException()));
-        }
-        Sessions.Issued s = issued.get();
-        ctx.response().addCookie(sessionCookie(ctx, s.token(), s.maxAgeSeconds()));
+      String given = login.strip();
+      return services.sessions().findLogin(given).compose(account -> {
+        String accountKey = failedLoginKey(account, given);
+        return services.limiter().check(accountKey, FAILED_PER_ACCOUNT_PER_MINUTE, MINUTE).compose(d -> {
+          if (!d.allowed()) {
+            throw ApiError.rateLimited(d.retryAfterSeconds()).toException();
+          }
+          return services.sessions().login(account, password, ctx.request().getHeader("User-Agent"));
+        }).compose(issued -> issued.isPresent() ? Future.succeededFuture(issued.get())
+            : services.limiter().record(accountKey, MINUTE).compose(x -> Future.failedFuture(
+                ApiError.of(401, "invalid_credentials", "The login or the password is wrong").toException())));
+      }).compose(s -> {
+        ctx.response().addCookie(callers.sessionCookie(ctx, s.token(), s.maxAgeSeconds()));
         return Envelope.ok(ctx, 200, new JsonObject().put("token", s.token())
             .put("person", PersonView.selfJson(s.person(), s.email())));
       });
     });
   }
 
+  /**
+   * What failed logins are counted under: the account, whichever of its slug or email was typed
+   * (else 10 guesses at each would make 20); an unknown login under its normalised form, so
+   * guessing at names that do not exist is limited as well.
+   */
+  static String failedLoginKey(Optional<Person> account, String login) {
+    return account.map(p -> "login-failed:person:" + p.id())
+        .orElseGet(() -> "login-failed:login:" + login.strip().toLowerCase(Locale.ROOT));
+  }
+
   private Future<Void> logout(RoutingContext ctx) {
     Actor.Member member = Callers.member(ctx);
     return services.sessions().revoke(member.sessionId(), member.personId()).compose(v -> {
-      ctx.response().addCookie(sessionCookie(ctx, "", 0));
+      callers.clearSessionCookies(ctx);
       return Envelope.ok(ctx, 200, new JsonObject().put("signedOut", true));
     });
   }
@@ -121,11 +154,5 @@ final class AuthRoutes {
 
   static Future<Void> refuseIfLimited(SlidingWindow.Decision d) {
     return d.allowed() ? Future.succeededFuture() : Future.failedFuture(ApiError.rateLimited(d.retryAfterSeconds()).toException());
-  }
-
-  /** The session cookie, for password and GitHub sign-in alike. */
-  static Cookie sessionCookie(RoutingContext ctx, String value, int maxAgeSeconds) {
-    return Cookie.cookie(Callers.COOKIE, value).setHttpOnly(true).setSameSite(CookieSameSite.LAX).setPath("/")
-        .setMaxAge(maxAgeSeconds).setSecure(ctx.request().isSSL());
   }
 }

@@ -7,6 +7,7 @@ import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.vertx.core.Future;
 import io.vertx.core.http.Cookie;
+import io.vertx.core.http.CookieSameSite;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -14,25 +15,95 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The one place that resolves the caller of an {@code /api} request into an {@link Actor}: a
  * session cookie, a bearer session, or an agent grant ({@code Authorization: Bearer cfpa_...}). Also enforces the CSRF rule for cookie callers: a
- * state-changing request must be a non-GET with a JSON content type.
+ * state-changing request must be a non-GET with a JSON content type, and a WebSocket must be
+ * opened from this site. It knows the session cookie (its name, {@code Secure} or not) and this
+ * site's origin as browsers see it ({@link SiteOrigin}).
  */
 public final class Callers {
+  /** The session cookie on a site browsers reach over plain HTTP (and its name before {@link #SECURE_COOKIE}). */
   public static final String COOKIE = "shotstash_session";
+  /**
+   * The session cookie on a site browsers reach over https. Browsers keep a {@code __Host-} cookie
+   * only if it is {@code Secure}, set by this very host over https, with {@code Path=/} and no
+   * {@code Domain}: a sibling subdomain or a man in the middle on plain HTTP cannot plant one.
+   */
+  public static final String SECURE_COOKIE = "__Host-" + COOKIE;
   private static final String ACTOR = "actor";
   private static final int MAX_TOKEN_LENGTH = 4096;
 
   private final Sessions sessions;
   private final Grants grants;
+  private final SiteOrigin site;
 
-  public Callers(Sessions sessions, Grants grants) {
+  public Callers(Sessions sessions, Grants grants, SiteOrigin site) {
     this.sessions = sessions;
     this.grants = grants;
+    this.site = site;
   }
+
+  /** Whether the request carries a session cookie under either name (for routes that resolve callers their own way). */
+  public static boolean hasSessionCookie(HttpServerRequest req) {
+    return req.getCookie(SECURE_COOKIE) != null || req.getCookie(COOKIE) != null;
+  }
+
+  // ---- this site, as the browser sees it ----
+
+  /** The scheme the browser used (https over TLS to us, or as a trusted proxy reports it). */
+  public String scheme(RoutingContext ctx) {
+    HttpServerRequest req = ctx.request();
+    String peer = req.remoteAddress() == null ? null : req.remoteAddress().hostAddress();
+    return site.scheme(req.isSSL(), peer, req.getHeader("X-Forwarded-Proto"));
+  }
+
+  /** {@code scheme://host[:port]} of this site: the public origin when set, else from the request. */
+  public String siteOrigin(RoutingContext ctx) {
+    return site.origin(scheme(ctx), ctx.request().getHeader("Host"));
+  }
+
+  /** Whether the request's {@code Origin} names this site (absent and {@code null} do not). */
+  public boolean sameOrigin(RoutingContext ctx) {
+    return site.sameOrigin(ctx.request().getHeader("Origin"), scheme(ctx), ctx.request().getHeader("Host"));
+  }
+
+  /** Whether browsers reach this site over https, so its cookies must be {@code Secure}. */
+  public boolean secure(RoutingContext ctx) {
+    return site.secure(scheme(ctx));
+  }
+
+  /** The session cookie, for password and GitHub sign-in alike: {@link #SECURE_COOKIE} over https. */
+  public Cookie sessionCookie(RoutingContext ctx, String value, int maxAgeSeconds) {
+    boolean secure = secure(ctx);
+    return Cookie.cookie(secure ? SECURE_COOKIE : COOKIE, value).setHttpOnly(true).setSameSite(CookieSameSite.LAX)
+        .setPath("/").setMaxAge(maxAgeSeconds).setSecure(secure);
+  }
+
+  /** Sign-out: expires the session cookie, and over https the old-named one a browser may still hold. */
+  public void clearSessionCookies(RoutingContext ctx) {
+    ctx.response().addCookie(sessionCookie(ctx, "", 0));
+    if (secure(ctx)) {
+      ctx.response().addCookie(Cookie.cookie(COOKIE, "").setHttpOnly(true).setSameSite(CookieSameSite.LAX)
+          .setPath("/").setMaxAge(0));
+    }
+  }
+
+  /**
+   * The session cookie a request carries. Over https only {@link #SECURE_COOKIE} counts (an old-named
+   * cookie there could have been planted); over plain HTTP the old name, as before.
+   */
+  private Cookie sessionCookie(RoutingContext ctx) {
+    Cookie secureCookie = ctx.request().getCookie(SECURE_COOKIE);
+    if (secureCookie != null || secure(ctx)) {
+      return secureCookie;
+    }
+    return ctx.request().getCookie(COOKIE);
+  }
+
+  // ---- callers ----
 
   /** Route handler: resolves the caller, then lets the request on. */
   public void resolve(RoutingContext ctx) {
     String bearer = bearerToken(ctx);
-    String token = credential(ctx.request());
+    String token = credential(ctx);
     if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_LENGTH) {
       ctx.put(ACTOR, Actor.ANONYMOUS);
       ctx.next();
@@ -50,6 +121,12 @@ public final class Callers {
       Actor actor = ar.result();
       if (actor instanceof Actor.Member && viaCookie && !csrfSafe(ctx)) {
         Envelope.error(ctx, ApiError.forbidden("A signed-in change must be sent as JSON"));
+        return;
+      }
+      if (actor instanceof Actor.Member && viaCookie && ctx.request().canUpgradeToWebSocket()
+          && ctx.request().getHeader("Origin") != null && !sameOrigin(ctx)) {
+        // a cookie rides along on a WebSocket opened by any page: only this site's may use it
+        Envelope.error(ctx, ApiError.forbidden("A signed-in WebSocket must be opened from this site"));
         return;
       }
       ctx.put(ACTOR, actor);
@@ -76,12 +153,12 @@ public final class Callers {
    * The token a request carries: its bearer header, else its session cookie (sessions only: an
    * agent grant is never a cookie); null when neither.
    */
-  public static String credential(HttpServerRequest request) {
-    String header = request.getHeader("Authorization");
-    if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return header.substring(7).trim();
+  public String credential(RoutingContext ctx) {
+    String bearer = bearerToken(ctx);
+    if (bearer != null) {
+      return bearer;
     }
-    Cookie cookie = request.getCookie(COOKIE);
+    Cookie cookie = sessionCookie(ctx);
     return cookie == null || cookie.getValue().startsWith("cfpa_") ? null : cookie.getValue();
   }
 
@@ -93,7 +170,7 @@ public final class Callers {
     return header.substring(7).trim();
   }
 
-  private static boolean csrfSafe(RoutingContext ctx) {
+  private boolean csrfSafe(RoutingContext ctx) {
     HttpMethod m = ctx.request().method();
     if (m == HttpMethod.GET || m == HttpMethod.HEAD || m == HttpMethod.OPTIONS) {
       return true;
@@ -104,16 +181,6 @@ public final class Callers {
     }
     // a raw upload from this site's own pages: its Origin names this site
     return Uploads.isUpload(ctx) && sameOrigin(ctx);
-  }
-
-  static boolean sameOrigin(RoutingContext ctx) {
-    String origin = ctx.request().getHeader("Origin");
-    String host = ctx.request().getHeader("Host");
-    if (origin == null || host == null) {
-      return false;
-    }
-    String scheme = ctx.request().isSSL() ? "https://" : "http://";
-    return origin.equalsIgnoreCase(scheme + host);
   }
 
   public static Actor actor(RoutingContext ctx) {

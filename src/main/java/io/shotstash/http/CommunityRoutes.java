@@ -221,6 +221,7 @@ final class CommunityRoutes {
     String slug = personSlug(ctx);
     String type = ctx.request().getHeader("Content-Type");
     String ext = type == null ? null : AVATAR_TYPES.get(type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT));
+    var body = Uploads.body(ctx.request());
     return writer(ctx).compose(m -> {
       if (ext == null) {
         throw ApiError.validation("Content-Type", "must be image/png, image/jpeg, image/webp or image/gif").toException();
@@ -229,7 +230,7 @@ final class CommunityRoutes {
       String key = io.shotstash.media.Storage.avatarKey(file);
       ApiError tooLarge = ApiError.of(413, "body_too_large", "An avatar is at most 2 MiB");
       Uploads.continueIfExpected(ctx.request());
-      return services.storage().write(key, ctx.request(), AVATAR_LIMIT)
+      return services.storage().write(key, body, AVATAR_LIMIT)
           .recover(err -> Future.failedFuture(Uploads.refusalFor(err, tooLarge)))
           .compose(written -> written.size() == 0
               ? services.storage().delete(key).compose(v -> Future.failedFuture(

@@ -3,6 +3,7 @@ package io.shotstash.http;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Unavailable;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Instant;
@@ -24,7 +25,7 @@ public final class Envelope {
   }
 
   public static Future<Void> ok(RoutingContext ctx, int status, Object data) {
-    return send(ctx, status, new JsonObject().put("success", true).put("data", data).put("metadata", metadata()));
+    return send(ctx.response(), status, new JsonObject().put("success", true).put("data", data).put("metadata", metadata()));
   }
 
   /** A page of results with its paging metadata ({@code totalPages} at least 1). */
@@ -32,10 +33,15 @@ public final class Envelope {
     long totalPages = Math.max(1, (totalItems + perPage - 1) / perPage);
     JsonObject meta = metadata().put("page", page).put("perPage", perPage).put("totalItems", totalItems)
         .put("totalPages", totalPages);
-    return send(ctx, 200, new JsonObject().put("success", true).put("data", data).put("metadata", meta));
+    return send(ctx.response(), 200, new JsonObject().put("success", true).put("data", data).put("metadata", meta));
   }
 
   public static Future<Void> error(RoutingContext ctx, ApiError error) {
+    return error(ctx.response(), error);
+  }
+
+  /** A refusal on a bare response (a request the router never saw: HTTP itself could not read it). */
+  public static Future<Void> error(HttpServerResponse response, ApiError error) {
     String traceId = UUID.randomUUID().toString();
     JsonObject body = new JsonObject().put("code", error.code()).put("message", error.message());
     if (error.fields() != null) {
@@ -43,9 +49,9 @@ public final class Envelope {
     }
     body.put("traceId", traceId);
     if (error.retryAfterSeconds() != null) {
-      ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
+      response.putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
     }
-    return send(ctx, error.status(), new JsonObject().put("success", false).put("error", body).put("metadata", metadata()));
+    return send(response, error.status(), new JsonObject().put("success", false).put("error", body).put("metadata", metadata()));
   }
 
   /** Writes any failure: our refusals as they are, anything else as a 500 with a logged trace id. */
@@ -53,6 +59,12 @@ public final class Envelope {
     ApiError error = ApiError.from(failure);
     if (error != null) {
       return error(ctx, error);
+    }
+    if (Uploads.clientWentAway(failure) && ctx.response().closed()) {
+      // the client dropped the connection (mid-upload, say): nothing of ours failed, and nobody is
+      // left to answer; no stack trace, or every cancelled upload would page someone
+      log.info("client went away: {} {} ({})", ctx.request().method(), ctx.request().path(), failure.getMessage());
+      return Future.succeededFuture();
     }
     ApiError outage = Unavailable.of(failure).orElse(null);
     if (outage != null) {
@@ -63,18 +75,20 @@ public final class Envelope {
     String traceId = UUID.randomUUID().toString();
     log.error("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
     ApiError internal = ApiError.internal();
-    return send(ctx, 500, new JsonObject().put("success", false)
+    return send(ctx.response(), 500, new JsonObject().put("success", false)
         .put("error", new JsonObject().put("code", internal.code()).put("message", internal.message()).put("traceId", traceId))
         .put("metadata", metadata()));
   }
 
-  private static Future<Void> send(RoutingContext ctx, int status, JsonObject body) {
-    if (ctx.response().ended()) {
+  private static Future<Void> send(HttpServerResponse response, int status, JsonObject body) {
+    if (response.ended()) {
       return Future.succeededFuture();
     }
-    return ctx.response().setStatusCode(status)
+    // nosniff again: a request refused before routing never met the handler that sets it
+    return response.setStatusCode(status)
         .putHeader("Content-Type", "application/json; charset=utf-8")
         .putHeader("Cache-Control", "no-store")
+        .putHeader("X-Content-Type-Options", "nosniff")
         .end(body.encode());
   }
 }

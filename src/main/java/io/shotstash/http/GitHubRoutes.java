@@ -12,7 +12,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
-import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
@@ -46,10 +45,12 @@ final class GitHubRoutes {
 
   private final HttpServices services;
   private final GitHubClient github;
+  private final Callers callers;
 
-  GitHubRoutes(Vertx vertx, HttpServices services) {
+  GitHubRoutes(Vertx vertx, HttpServices services, Callers callers) {
     this.services = services;
     this.github = new GitHubClient(vertx, services.config().github());
+    this.callers = callers;
   }
 
   void mount(Router router) {
@@ -139,7 +140,7 @@ final class GitHubRoutes {
           .compose(identity -> member(identity))
           .compose(person -> services.sessions().open(person, ctx.request().getHeader("User-Agent"), "github"))
           .map(issued -> {
-            ctx.response().addCookie(AuthRoutes.sessionCookie(ctx, issued.token(), issued.maxAgeSeconds()));
+            ctx.response().addCookie(callers.sessionCookie(ctx, issued.token(), issued.maxAgeSeconds()));
             return pending.get().returnPath();
           });
     });
@@ -206,23 +207,13 @@ final class GitHubRoutes {
   }
 
   /**
-   * {@code scheme://host[:port]} as this request reached us: the redirect_uri is built from it, at
-   * start and again at the callback (which arrives on that very URI). GitHub accepts only the
-   * callback URL registered for the OAuth app, so a forged Host cannot send the code elsewhere.
+   * {@code scheme://host[:port]} of this site as the browser sees it (SHOTSTASH_PUBLIC_ORIGIN, or
+   * the scheme a trusted proxy reports and the Host): the redirect_uri is built from it, at start
+   * and again at the callback. GitHub accepts only the callback URL registered for the OAuth app,
+   * so a forged Host cannot send the code elsewhere.
    */
-  static String origin(RoutingContext ctx) {
-    HostAndPort authority = ctx.request().authority();
-    if (authority == null || authority.host() == null || authority.host().isEmpty()) {
-      return null;
-    }
-    String scheme = ctx.request().isSSL() ? "https" : "http";
-    String host = authority.host();
-    if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
-      host = "[" + host + "]";
-    }
-    int port = authority.port();
-    boolean defaultPort = port < 0 || port == (ctx.request().isSSL() ? 443 : 80);
-    return scheme + "://" + host + (defaultPort ? "" : ":" + port);
+  private String origin(RoutingContext ctx) {
+    return callers.siteOrigin(ctx);
   }
 
   private static Future<Void> redirect(RoutingContext ctx, String location) {
@@ -234,8 +225,8 @@ final class GitHubRoutes {
   }
 
   /** Binds a pending sign-in to the browser that started it; sent only to the callback. */
-  private static Cookie stateCookie(RoutingContext ctx, String state, int maxAgeSeconds) {
+  private Cookie stateCookie(RoutingContext ctx, String state, int maxAgeSeconds) {
     return Cookie.cookie(STATE_COOKIE, state).setHttpOnly(true).setSameSite(CookieSameSite.LAX).setPath(CALLBACK)
-        .setMaxAge(maxAgeSeconds).setSecure(ctx.request().isSSL());
+        .setMaxAge(maxAgeSeconds).setSecure(callers.secure(ctx));
   }
 }

@@ -37,7 +37,8 @@ public final class HttpVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     BodyHandler json = BodyHandler.create(false).setBodyLimit(JSON_BODY_LIMIT);
     Grants grants = new Grants(services.pool(), services.publicState());
-    Callers callers = new Callers(services.sessions(), grants);
+    Callers callers = new Callers(services.sessions(), grants,
+        new SiteOrigin(services.config().site().publicOrigin(), services.config().site().trustedProxies()));
 
     router.route().handler(ctx -> {
       ctx.response().putHeader("X-Content-Type-Options", "nosniff");
@@ -59,8 +60,8 @@ public final class HttpVerticle extends VerticleBase {
     });
     router.route("/api/*").handler(this::setupGate);
     router.route("/api/*").handler(callers::resolve);
-    new AuthRoutes(vertx, services).mount(router, json);
-    new GitHubRoutes(vertx, services).mount(router);
+    new AuthRoutes(vertx, services, callers).mount(router, json);
+    new GitHubRoutes(vertx, services, callers).mount(router);
     new PeopleRoutes(vertx, services).mount(router, json);
     new CommunityRoutes(services).mount(router, json);
     MediaRoutes media = new MediaRoutes(vertx, services, services.storage());
@@ -85,7 +86,9 @@ public final class HttpVerticle extends VerticleBase {
         .setWebSocketSubProtocols(List.of("graphql-transport-ws")) // GraphQL subscriptions
         // uploads answer "100 Continue" themselves, after their checks, so a refused upload is never sent
         .setHandle100ContinueAutomatically(false);
-    return vertx.createHttpServer(options).requestHandler(router).listen().onSuccess(s -> server = s);
+    return vertx.createHttpServer(options).requestHandler(router)
+        .invalidRequestHandler(MalformedRequests::answer) // JSON like every refusal, not Vert.x's empty 400
+        .listen().onSuccess(s -> server = s);
   }
 
   /** The port this instance listens on (the actual one when the setting was 0). */
@@ -103,16 +106,21 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private void onFailure(RoutingContext ctx) {
-    if (ctx.failure() != null) {
-      Envelope.failure(ctx, ctx.failure());
+    Throwable failure = ctx.failure();
+    int status = ctx.statusCode();
+    // vertx-web fails some requests itself with a 4xx and a cause (an HTTP/1.1 request without
+    // Host): the client's mistake, answered by its status below, not a fault of ours
+    boolean webRefusal = failure != null && ApiError.from(failure) == null && status >= 400 && status < 500;
+    if (failure != null && !webRefusal) {
+      Envelope.failure(ctx, failure);
       return;
     }
-    int status = ctx.statusCode();
     ApiError error = switch (status) {
       case 413 -> ApiError.of(413, "body_too_large", "The request body is too large");
       case 404 -> ApiError.notFound();
       case 405 -> ApiError.of(405, "method_not_allowed", "This route does not take that method");
       case 503 -> ApiError.of(503, "timeout", "The request took too long");
+      case 400, 414, 431 -> MalformedRequests.envelopeError(status, ctx.request());
       default -> status >= 400 && status < 500 ? ApiError.of(status, "bad_request", "The request is not valid")
           : ApiError.internal();
     };

@@ -6,12 +6,14 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Reads a request's JSON object body strictly: it must be an object, carry only the keys the
  * route knows, and each value must have the expected type. Problems become one 422 with fields.
+ * Every string in it, nested ones and keys included, must be {@link StorableText storable}.
  */
 public final class JsonBody {
   private final JsonObject json;
@@ -37,10 +39,17 @@ public final class JsonBody {
       throw ApiError.validation("body", "must be a JSON object").toException();
     }
     JsonBody body = new JsonBody(obj);
+    // Text the stores cannot hold as sent is refused here, before any route reads (or looks up) a
+    // value, so no route can forget it: one 422 naming every such field.
+    List<StorableText.Problem> unstorable = StorableText.findAll(obj);
+    unstorable.forEach(p -> body.problems.putIfAbsent(p.path(), p.reason()));
     for (String key : obj.fieldNames()) {
       if (!allowedKeys.contains(key)) {
-        body.problems.put(key, "is not a known field");
+        body.problems.putIfAbsent(key, "is not a known field");
       }
+    }
+    if (!unstorable.isEmpty()) {
+      body.validate();
     }
     return body;
   }

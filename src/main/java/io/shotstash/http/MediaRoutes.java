@@ -10,8 +10,10 @@ import io.shotstash.media.Storage;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
@@ -53,10 +55,15 @@ final class MediaRoutes {
     Actor.Member member = Callers.atLeast(ctx, AccountLevel.EDITOR);
     HttpServerRequest req = ctx.request();
     req.pause();
-    String name = req.getHeader("X-File-Name");
+    ReadStream<Buffer> body = Uploads.body(req);
+    String rawName = req.getHeader("X-File-Name");
+    // raw UTF-8 bytes, as curl sends them: read back as text, never stored as their Latin-1 look-alike
+    String name = HeaderText.utf8(rawName);
     String contentType = req.getHeader("Content-Type");
     JsonBody.Problems problems = new JsonBody.Problems();
-    if (name == null || name.isBlank() || name.length() > 255 || name.chars().anyMatch(Character::isISOControl)
+    if (rawName != null && name == null) {
+      problems.add("X-File-Name", "must be UTF-8 text (send the name's UTF-8 bytes as they are)");
+    } else if (name == null || name.isBlank() || name.length() > 255 || name.chars().anyMatch(Character::isISOControl)
         || name.contains("/") || name.contains("\\")) {
       problems.add("X-File-Name", "must be a file name of 1 to 255 characters, without / or control characters");
     }
@@ -83,7 +90,7 @@ final class MediaRoutes {
     return folderOk
         .compose(v -> {
           Uploads.continueIfExpected(req);
-          return storage.write(key, req, limit, declared);
+          return storage.write(key, body, limit, declared);
         })
         .recover(err -> Future.failedFuture(Uploads.refusalFor(err,
             ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB"))))

@@ -3,9 +3,14 @@ package io.shotstash.http;
 import io.shotstash.app.DiskFull;
 import io.shotstash.bus.ApiError;
 import io.shotstash.media.Storage;
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.RoutingContext;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.FileSystemException;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -59,6 +64,91 @@ public final class Uploads {
       return !"0".equals(length.strip());
     }
     return req.getHeader("Transfer-Encoding") != null;
+  }
+
+  /**
+   * The request body for storage. A client may go away while the upload's checks run (a session or
+   * claim lookup, opening the file): Vert.x reports that once, to the exception handler set at that
+   * moment, and a body stream whose handlers are set later then never ends nor fails, holding its
+   * temporary file forever. This stream remembers such a failure and hands it to the handler that
+   * storage sets, and knows a connection that closed before it was made. Call it before any
+   * asynchronous step of the upload.
+   */
+  public static ReadStream<Buffer> body(HttpServerRequest req) {
+    return new ClientBody(req);
+  }
+
+  /** Whether a failure means the client went away (dropped the connection) rather than a fault of ours. */
+  public static boolean clientWentAway(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof HttpClosedException || t instanceof ClosedChannelException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final class ClientBody implements ReadStream<Buffer> {
+    private final HttpServerRequest req;
+    private Handler<Throwable> exceptionHandler;
+    private Throwable missed;
+
+    ClientBody(HttpServerRequest req) {
+      this.req = req;
+      req.exceptionHandler(this::failed);
+      if (req.response().closed()) {
+        missed = new HttpClosedException("Connection was closed");
+      }
+    }
+
+    private void failed(Throwable err) {
+      if (exceptionHandler != null) {
+        exceptionHandler.handle(err);
+      } else if (missed == null) {
+        missed = err;
+      }
+    }
+
+    @Override
+    public ReadStream<Buffer> exceptionHandler(Handler<Throwable> handler) {
+      exceptionHandler = handler;
+      if (handler != null && missed != null) {
+        Throwable err = missed;
+        missed = null;
+        handler.handle(err);
+      }
+      return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> handler(Handler<Buffer> handler) {
+      req.handler(handler);
+      return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> pause() {
+      req.pause();
+      return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> resume() {
+      req.resume();
+      return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> fetch(long amount) {
+      req.fetch(amount);
+      return this;
+    }
+
+    @Override
+    public ReadStream<Buffer> endHandler(Handler<Void> endHandler) {
+      req.endHandler(endHandler);
+      return this;
+    }
   }
 
   /**

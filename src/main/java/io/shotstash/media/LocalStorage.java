@@ -232,6 +232,9 @@ public final class LocalStorage implements Storage {
     Buffer all = Buffer.buffer((int) declared);
     body.exceptionHandler(done::tryFail);
     body.handler(chunk -> {
+      if (done.future().isComplete()) {
+        return; // failed already (the client went away): bytes still buffered are dropped
+      }
       if (all.length() + chunk.length() > declared) {
         body.handler(null);
         done.tryFail(new IllegalStateException("the body is longer than the " + declared + " bytes it declared"));
@@ -295,6 +298,9 @@ public final class LocalStorage implements Storage {
     boolean[] ended = {false};
     body.exceptionHandler(done::tryFail);
     body.handler(chunk -> {
+      if (done.future().isComplete()) {
+        return; // failed already (the client went away, the file is closing): never write to it
+      }
       size[0] += chunk.length();
       if (size[0] > maxBytes) {
         body.handler(null);

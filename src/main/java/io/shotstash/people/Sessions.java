@@ -51,26 +51,32 @@ public final class Sessions {
   public record Issued(String token, Person person, String email, int maxAgeSeconds) {}
 
   /**
-   * Checks a slug-or-email and password; on success opens a session. Empty when the login or the
-   * password is wrong (the caller answers 401 without saying which).
+   * The account a slug or an email names, if any. Looked up before the password is checked, so the
+   * failed-login limit can count per account whichever of the two was typed.
    */
-  public Future<Optional<Issued>> login(String login, String password, String userAgent) {
+  public Future<Optional<Person>> findLogin(String login) {
     PublicState snapshot = state.current();
-    Future<Optional<Person>> person = login.contains("@")
+    return login.contains("@")
         ? pool.preparedQuery(PrivateSql.PERSON_BY_EMAIL).execute(Tuple.of(PersonRules.normalizeEmail(login)))
             .map(rows -> rows.size() == 0 ? Optional.<Person>empty()
                 : snapshot.personById(rows.iterator().next().getUUID(0).toString()))
         : Future.succeededFuture(snapshot.personBySlug(login));
-    return person.compose(found -> {
-      Optional<Person> signable = found.filter(p -> !p.isAgentAccount());
-      Future<String> hash = signable.isEmpty() ? Future.succeededFuture(null)
-          : pool.preparedQuery(PrivateSql.PASSWORD_HASH).execute(Tuple.of(UUID.fromString(signable.get().id())))
-              .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
-      // bcrypt runs even for an unknown login, so the answer takes as long either way
-      return hash.compose(h -> vertx.executeBlocking(() -> Passwords.verify(password, h)))
-          .compose(ok -> ok ? open(signable.get(), userAgent, "password").map(Optional::of)
-              : Future.succeededFuture(Optional.empty()));
-    });
+  }
+
+  /**
+   * Checks the password of the account {@link #findLogin} found; on success opens a session. Empty
+   * when there is no such account or the password is wrong (the caller answers 401 without saying
+   * which).
+   */
+  public Future<Optional<Issued>> login(Optional<Person> found, String password, String userAgent) {
+    Optional<Person> signable = found.filter(p -> !p.isAgentAccount());
+    Future<String> hash = signable.isEmpty() ? Future.succeededFuture(null)
+        : pool.preparedQuery(PrivateSql.PASSWORD_HASH).execute(Tuple.of(UUID.fromString(signable.get().id())))
+            .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
+    // bcrypt runs even for an unknown login, so the answer takes as long either way
+    return hash.compose(h -> vertx.executeBlocking(() -> Passwords.verify(password, h)))
+        .compose(ok -> ok ? open(signable.get(), userAgent, "password").map(Optional::of)
+            : Future.succeededFuture(Optional.empty()));
   }
 
   /** Opens a session for a person who proved who they are. */

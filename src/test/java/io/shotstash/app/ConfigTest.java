@@ -272,4 +272,40 @@ class ConfigTest {
         .isInstanceOf(Config.InvalidConfigException.class)
         .hasMessage("SHOTSTASH_SESSION_DAYS must be between 1 and 365, got 400");
   }
+
+  // ---- the site behind a proxy ----
+
+  @Test
+  void thePublicOriginAndTrustedProxiesAreUnsetByDefault() {
+    Config c = Config.load(Map.of());
+    assertThat(c.site().publicOrigin()).isNull();
+    assertThat(c.site().trustedProxies()).isEmpty();
+  }
+
+  @Test
+  void thePublicOriginIsNormalisedAsBrowsersSendIt() {
+    assertThat(load("SHOTSTASH_PUBLIC_ORIGIN", " HTTPS://Media.Example.org:443/ ").site().publicOrigin())
+        .isEqualTo("https://media.example.org");
+    assertThat(load("SHOTSTASH_PUBLIC_ORIGIN", "http://localhost:3005").site().publicOrigin())
+        .isEqualTo("http://localhost:3005");
+    assertThat(load("SHOTSTASH_PUBLIC_ORIGIN", "  ").site().publicOrigin()).as("blank is unset").isNull();
+  }
+
+  @Test
+  void trustedProxiesAreAddressesAndRanges() {
+    assertThat(load("SHOTSTASH_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8,::1 ,").site().trustedProxies())
+        .containsExactly("127.0.0.1", "10.0.0.0/8", "::1");
+  }
+
+  @Test
+  void aBadPublicOriginOrProxyIsOneLineEach() {
+    Map<String, String> bad = new LinkedHashMap<>();
+    bad.put("SHOTSTASH_PUBLIC_ORIGIN", "https://media.example.org/app");
+    bad.put("SHOTSTASH_TRUSTED_PROXIES", "10.0.0.1, proxy.example.org, 10.0.0.0/40");
+    assertThat(problems(bad)).containsExactly(
+        "SHOTSTASH_PUBLIC_ORIGIN must be http:// or https:// and a host (and port), without a path, e.g. "
+            + "https://media.example.org, got 'https://media.example.org/app'",
+        "SHOTSTASH_TRUSTED_PROXIES must be an IP address or a range such as 10.0.0.0/8, got 'proxy.example.org'",
+        "SHOTSTASH_TRUSTED_PROXIES must be an IP address or a range such as 10.0.0.0/8, got '10.0.0.0/40'");
+  }
 }

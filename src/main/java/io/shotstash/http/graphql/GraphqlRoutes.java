@@ -22,7 +22,6 @@ import io.vertx.ext.web.handler.graphql.ExecutionInputBuilderWithContext;
 import io.vertx.ext.web.handler.graphql.GraphQLHandler;
 import io.vertx.ext.web.handler.graphql.GraphiQLHandler;
 import io.vertx.ext.web.handler.graphql.GraphiQLHandlerOptions;
-import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -71,7 +70,7 @@ public final class GraphqlRoutes {
     GraphqlSockets sockets = new GraphqlSockets(vertx, graphQL, callers, services.publicState());
     GraphQLHandler http = GraphQLHandler.builder(graphQL).beforeExecute(GraphqlRoutes::beforeHttpExecute).build();
 
-    router.route(PATH).handler(this::common);
+    router.route(PATH).handler(ctx -> common(ctx, callers));
     router.route(PATH).handler(sockets); // takes WebSocket upgrades (each operation resolves its caller), lets the rest on
     router.route(PATH).handler(callers::resolve);
     router.route(PATH).handler(TimeoutHandler.create(30_000));
@@ -94,11 +93,12 @@ public final class GraphqlRoutes {
    * hijacking), and a POST must be JSON (the rule {@link Callers#resolve} enforces, answered here in
    * the GraphQL error shape).
    */
-  private void common(RoutingContext ctx) {
+  private void common(RoutingContext ctx, Callers callers) {
     HttpServerRequest req = ctx.request();
     ctx.response().putHeader("Cache-Control", "no-store");
-    boolean viaCookie = !hasBearer(req) && req.getCookie(Callers.COOKIE) != null;
-    if (viaCookie && req.canUpgradeToWebSocket() && !sameOrigin(req.getHeader("Origin"), req.getHeader("Host"))) {
+    boolean viaCookie = !hasBearer(req) && Callers.hasSessionCookie(req);
+    // no Origin: not a browser; else it must name this site (the public origin when one is set)
+    if (viaCookie && req.canUpgradeToWebSocket() && req.getHeader("Origin") != null && !callers.sameOrigin(ctx)) {
       send(ctx, 403, "A signed-in WebSocket must be opened from this site", "FORBIDDEN");
       return;
     }
@@ -116,18 +116,6 @@ public final class GraphqlRoutes {
 
   private static boolean isJson(String contentType) {
     return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/json");
-  }
-
-  static boolean sameOrigin(String origin, String host) {
-    if (origin == null) {
-      return true; // not a browser
-    }
-    try {
-      String authority = URI.create(origin).getAuthority();
-      return authority != null && authority.equalsIgnoreCase(host);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
   }
 
   // ---- HTTP ----

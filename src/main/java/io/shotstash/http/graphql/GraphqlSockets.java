@@ -30,6 +30,7 @@ final class GraphqlSockets implements Handler<RoutingContext> {
 
   private final Context context;
   private final GraphQL graphQL;
+  private final Callers callers;
   private final Function<String, Future<Actor>> resolve;
   private final PublicStateHolder publicState;
   private final Set<GraphqlSocket> open = new LinkedHashSet<>();
@@ -38,6 +39,7 @@ final class GraphqlSockets implements Handler<RoutingContext> {
   GraphqlSockets(Vertx vertx, GraphQL graphQL, Callers callers, PublicStateHolder publicState) {
     this.context = vertx.getOrCreateContext();
     this.graphQL = graphQL;
+    this.callers = callers;
     this.resolve = callers::resolveToken;
     this.publicState = publicState;
     vertx.eventBus().<JsonObject>consumer(Addresses.PEOPLE_SESSIONS_ENDED,
@@ -52,7 +54,7 @@ final class GraphqlSockets implements Handler<RoutingContext> {
       ctx.next();
       return;
     }
-    String credential = Callers.credential(ctx.request());
+    String credential = callers.credential(ctx);
     ctx.request().toWebSocket().onFailure(ctx::fail).onSuccess(ws -> {
       GraphqlSocket socket = new GraphqlSocket(ws, graphQL, context, credential, resolve, open::remove);
       open.add(socket);

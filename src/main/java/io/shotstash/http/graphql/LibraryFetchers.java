@@ -4,6 +4,7 @@ import graphql.schema.DataFetcher;
 import graphql.schema.DataFetchingEnvironment;
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
+import io.shotstash.http.StorableText;
 import io.shotstash.media.LibraryVerticle.Actions;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.JobStatus;
@@ -150,10 +151,11 @@ final class LibraryFetchers {
     return bus.library(Actions.FOLDER, new JsonObject().put("id", id));
   }
 
-  /** Trimmed, 1 to 255 characters, no control characters; else BAD_USER_INPUT. */
+  /** Trimmed, 1 to 255 characters, no control characters or lone surrogates; else BAD_USER_INPUT. */
   static String folderName(String raw) {
     String name = raw == null ? "" : raw.strip();
-    if (name.isEmpty() || name.length() > NAME_MAX || name.chars().anyMatch(Character::isISOControl)) {
+    if (name.isEmpty() || name.length() > NAME_MAX || name.chars().anyMatch(Character::isISOControl)
+        || !StorableText.storable(name)) { // a lone surrogate would be stored as '?'
       throw ApiError.validation("name", "must be 1 to " + NAME_MAX + " characters without control characters")
           .toException();
     }

@@ -3,6 +3,7 @@ package io.shotstash.http.pipeline;
 import io.shotstash.bus.ApiError;
 import io.shotstash.http.Uploads;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.UUID;
@@ -17,9 +18,19 @@ final class ContractResponses {
   private ContractResponses() {}
 
   static Future<Void> json(RoutingContext ctx, int status, JsonObject body) {
-    return ctx.response().setStatusCode(status).putHeader(VERSION_HEADER, "1")
+    return json(ctx.response(), status, body);
+  }
+
+  static Future<Void> json(HttpServerResponse response, int status, JsonObject body) {
+    return response.setStatusCode(status).putHeader(VERSION_HEADER, "1")
         .putHeader("Content-Type", "application/json; charset=utf-8").putHeader("Cache-Control", "no-store")
+        .putHeader("X-Content-Type-Options", "nosniff")
         .end(body.encode());
+  }
+
+  /** A refusal on a bare response (a request the router never saw: HTTP itself could not read it). */
+  static Future<Void> error(HttpServerResponse response, ApiError error) {
+    return json(response, error.status(), new JsonObject().put("code", error.code()).put("message", error.message()));
   }
 
   static Future<Void> empty(RoutingContext ctx, int status) {
@@ -47,6 +58,11 @@ final class ContractResponses {
   }
 
   static Future<Void> internal(RoutingContext ctx, Throwable failure) {
+    if (Uploads.clientWentAway(failure)) {
+      // the worker dropped the connection (mid-upload, say): it retries by the contract; not our fault
+      log.info("worker went away: {} {} ({})", ctx.request().method(), ctx.request().path(), failure.getMessage());
+      return Future.succeededFuture();
+    }
     String traceId = UUID.randomUUID().toString();
     log.error("worker call failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
     return error(ctx, ApiError.of(500, "INTERNAL", "Something went wrong on our side (trace " + traceId + ")"));

@@ -8,6 +8,8 @@ import io.shotstash.bus.Requests;
 import io.shotstash.http.Downloads;
 import io.shotstash.http.Uploads;
 import io.shotstash.http.HttpServices;
+import io.shotstash.http.MalformedRequests;
+import io.shotstash.http.StorableText;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
@@ -22,12 +24,14 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The worker contract v1 under {@code /api/v1/pipeline} (docs/worker-contract.md). Each handler
@@ -41,6 +45,7 @@ public final class PipelineRoutes {
   static final int JSON_LIMIT = 64 * 1024;
   private static final Duration MINUTE = Duration.ofMinutes(1);
   private static final String WORKER = "worker";
+  private static final Pattern OUTPUT_PATH = Pattern.compile("^" + BASE + "/jobs/[^/]+/output$");
 
   private final Vertx vertx;
   private final HttpServices services;
@@ -90,23 +95,51 @@ public final class PipelineRoutes {
   }
 
   private void onFailure(RoutingContext ctx) {
-    if (ctx.failure() != null) {
-      ApiError error = ApiError.from(ctx.failure());
+    Throwable failure = ctx.failure();
+    int status = ctx.statusCode();
+    // vertx-web fails some requests itself with a 4xx and a cause (an HTTP/1.1 request without
+    // Host): the client's mistake, answered by its status below, not a fault of ours
+    boolean webRefusal = failure != null && ApiError.from(failure) == null && status >= 400 && status < 500;
+    if (failure != null && !webRefusal) {
+      ApiError error = ApiError.from(failure);
       if (error == null) {
-        error = Unavailable.of(ctx.failure()).orElse(null);
+        error = Unavailable.of(failure).orElse(null);
       }
       if (error != null && Unavailable.isOutage(error)) {
         error = PipelineErrors.unavailable(error); // the contract's codes are upper case
       }
       if (error == null || error.status() >= 500 && "internal_error".equals(error.code())) {
-        ContractResponses.internal(ctx, ctx.failure());
+        ContractResponses.internal(ctx, failure);
       } else {
         ContractResponses.error(ctx, error);
       }
       return;
     }
-    ContractResponses.error(ctx, ctx.statusCode() == 413 ? PipelineErrors.bodyTooLarge()
-        : ApiError.of(ctx.statusCode(), "INVALID_BODY", "The request is not valid"));
+    ApiError error = status == 413 ? PipelineErrors.bodyTooLarge()
+        : MalformedRequests.missingHost(ctx.request()) ? PipelineErrors.badRequest(MalformedRequests.MISSING_HOST)
+        : ApiError.of(status, "INVALID_BODY", "The request is not valid");
+    ContractResponses.error(ctx, error);
+  }
+
+  /** Whether a path belongs to the worker contract (whose refusals have their own shape). */
+  public static boolean isContractPath(String path) {
+    return path != null && (path.equals(BASE) || path.startsWith(BASE + "/"));
+  }
+
+  /**
+   * Answers a contract request that HTTP itself could not read, before any of the contract's
+   * checks: an output upload hears its documented INVALID_OUTPUT (its Content-Length is the usual
+   * culprit), any other route BAD_REQUEST; over-long lines and headers their own codes.
+   */
+  public static Future<Void> refuseUnreadable(HttpServerRequest req, int status) {
+    ApiError error = switch (status) {
+      case 414 -> PipelineErrors.uriTooLong();
+      case 431 -> PipelineErrors.headersTooLarge();
+      default -> OUTPUT_PATH.matcher(req.path()).matches()
+          ? PipelineErrors.invalidOutput("The request could not be read: Content-Length is not a number, or a header is malformed")
+          : PipelineErrors.badRequest("The request is not valid HTTP (a malformed header or Content-Length)");
+    };
+    return ContractResponses.error(req.response(), error);
   }
 
   // ---- the checks before the body ----
@@ -171,8 +204,20 @@ public final class PipelineRoutes {
 
   // ---- bodies ----
 
-  /** The JSON object body ({} when empty); INVALID_BODY when it is not an object. */
+  /**
+   * The JSON object body ({} when empty); INVALID_BODY when it is not an object, or when a string in
+   * it (a manifest name, an error text, anything) holds text the stores cannot keep as sent.
+   */
   private static JsonObject body(RoutingContext ctx, boolean required) {
+    JsonObject body = parse(ctx, required);
+    StorableText.Problem unstorable = StorableText.find("", body);
+    if (unstorable != null) {
+      throw PipelineErrors.invalidBody(unstorable.path() + " " + unstorable.reason()).toException();
+    }
+    return body;
+  }
+
+  private static JsonObject parse(RoutingContext ctx, boolean required) {
     Buffer b = ctx.body() == null ? null : ctx.body().buffer();
     if (b == null || b.length() == 0) {
       if (required) {
@@ -292,6 +337,7 @@ public final class PipelineRoutes {
   private Future<Void> output(RoutingContext ctx) {
     JsonObject call = claim(ctx);
     HttpServerRequest req = ctx.request();
+    ReadStream<Buffer> body = Uploads.body(req);
     String mediaType = OutputRules.mediaType(req.getHeader("Content-Type"));
     if (mediaType == null) {
       throw PipelineErrors.invalidOutput("Content-Type must be one of " + String.join(", ",
@@ -328,7 +374,7 @@ public final class PipelineRoutes {
     return ready
         .compose(ok -> {
           Uploads.continueIfExpected(req);
-          return storage.write(key, req, limit, expected);
+          return storage.write(key, body, limit, expected);
         })
         .recover(err -> Future.failedFuture(Uploads.refusalFor(err, PipelineErrors.outputTooLarge(limit),
             PipelineErrors.insufficientStorage(), PipelineErrors.storageUnavailable())))

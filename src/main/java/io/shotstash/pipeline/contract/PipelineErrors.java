@@ -25,6 +25,19 @@ public final class PipelineErrors {
     return ApiError.of(400, "INVALID_OUTPUT", message);
   }
 
+  /** A request that is not valid HTTP: an HTTP/1.1 request without Host, a header the decoder cannot read. */
+  public static ApiError badRequest(String message) {
+    return ApiError.of(400, "BAD_REQUEST", message);
+  }
+
+  public static ApiError uriTooLong() {
+    return ApiError.of(414, "URI_TOO_LONG", "The request line is too long");
+  }
+
+  public static ApiError headersTooLarge() {
+    return ApiError.of(431, "HEADERS_TOO_LARGE", "The request headers are too large");
+  }
+
   public static ApiError unauthenticated() {
     return ApiError.of(401, "UNAUTHENTICATED", "The token is missing, unknown, rotated out or revoked");
   }

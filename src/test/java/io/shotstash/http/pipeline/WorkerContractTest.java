@@ -2,6 +2,8 @@ package io.shotstash.http.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
 import io.shotstash.db.Database;
@@ -10,6 +12,8 @@ import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.Kinds;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.LogCapture;
+import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -855,6 +859,63 @@ class WorkerContractTest {
     assertRefusal(w.complete(c.id(), c.claim()), 409, "OUTPUT_MISSING");
   }
 
+  @Test
+  void anOutputWhoseContentLengthIsNotANumberIsInvalidOutputInTheContractsShape() throws IOException {
+    Claimed c = claimed("output-bad-length");
+    List<Path> before = listVersions();
+    try (RawHttp raw = new RawHttp(app.port())) {
+      RawHttp.Response r = raw.send("PUT " + ContractWorker.BASE + "/jobs/" + c.id() + "/output HTTP/1.1\r\nHost: x\r\n"
+          + "X-Worker-Token: " + c.worker().token() + "\r\nX-Claim-Token: " + c.claim() + "\r\n"
+          + "Content-Type: text/plain\r\nX-Output-Ext: txt\r\nContent-Length: 12abc\r\n\r\nhello").read();
+      assertThat(r.status()).as(r.toString()).isEqualTo(400);
+      assertThat(r.header("X-Shotstash-Pipeline")).isEqualTo("1");
+      assertThat(r.header("Cache-Control")).isEqualTo("no-store");
+      assertThat(r.header("Content-Type")).startsWith("application/json");
+      assertThat(r.header("Connection")).isEqualTo("close");
+      JsonObject body = new JsonObject(r.text());
+      assertThat(body.fieldNames()).containsExactlyInAnyOrder("code", "message");
+      assertThat(body.getString("code")).isEqualTo("INVALID_OUTPUT");
+    }
+    assertThat(listVersions()).isSubsetOf(before);
+    assertThat(jobView(c.id()).getString("status")).isEqualTo("claimed");
+  }
+
+  @Test
+  void aContractCallWithoutHostIsBadRequestInTheContractsShape() throws IOException {
+    RawHttp.Response r = RawHttp.exchange(app.port(), "POST " + ContractWorker.BASE + "/jobs/next HTTP/1.1\r\n"
+        + "X-Worker-Token: " + plain().token() + "\r\nContent-Length: 0\r\n\r\n");
+    assertThat(r.status()).as(r.toString()).isEqualTo(400);
+    assertThat(r.header("X-Shotstash-Pipeline")).isEqualTo("1");
+    assertThat(r.header("Cache-Control")).isEqualTo("no-store");
+    JsonObject body = new JsonObject(r.text());
+    assertThat(body.fieldNames()).containsExactlyInAnyOrder("code", "message");
+    assertThat(body.getString("code")).isEqualTo("BAD_REQUEST");
+  }
+
+  @Test
+  void aWorkerThatDropsItsOutputUploadHalfwayIsLoggedAtInfoNotError() throws IOException {
+    Claimed c = claimed("output-dropped");
+    List<Path> before = listVersions();
+    try (LogCapture log = LogCapture.start()) {
+      try (RawHttp raw = new RawHttp(app.port())) {
+        raw.send("PUT " + ContractWorker.BASE + "/jobs/" + c.id() + "/output HTTP/1.1\r\nHost: x\r\n"
+            + "X-Worker-Token: " + c.worker().token() + "\r\nX-Claim-Token: " + c.claim() + "\r\n"
+            + "Content-Type: video/mp4\r\nX-Output-Ext: mp4\r\nContent-Length: 1000000\r\n"
+            + "Expect: 100-continue\r\n\r\n");
+        assertThat(raw.read().status()).as("the claim holds").isEqualTo(100);
+        raw.send(new byte[1000]);
+      } // the worker goes away with 999,000 bytes unsent
+      ILoggingEvent dropped = log.await(app.vertx(), e -> e.getFormattedMessage().contains(c.id() + "/output"));
+      assertThat(dropped).as("the app notices the upload ended").isNotNull();
+      assertThat(dropped.getLevel()).as(dropped.getFormattedMessage()).isEqualTo(Level.INFO);
+      assertThat(dropped.getThrowableProxy()).as("no stack trace for a worker going away").isNull();
+      assertThat(log.at(Level.ERROR)).isEmpty();
+    }
+    assertThat(listVersions()).isSubsetOf(before);
+    // the claim is still the worker's: it may upload again
+    assertOk(c.worker().output(c.id(), c.claim(), "text/plain", "txt", Buffer.buffer("second try")), 200);
+  }
+
   static List<Path> listVersions() throws IOException {
     try (var files = Files.list(versions())) {
       return files.toList();
@@ -1035,6 +1096,30 @@ class WorkerContractTest {
     assertRefusal(w.call(HttpMethod.POST, "/jobs/" + c.id() + "/fail", Map.of("X-Claim-Token", c.claim()), null),
         400, "INVALID_BODY");
     assertThat(jobView(c.id()).getString("status")).isEqualTo("claimed");
+  }
+
+  @Test
+  void textTheAppCannotStoreIsInvalidBodyAndNeverAFault() {
+    try (LogCapture log = LogCapture.start()) {
+      ContractWorker fresh = unregistered(unique("unstorable"), "test/unstorable");
+      // U+0000 (PostgreSQL refuses it) and a lone surrogate (not a character), sent as JSON escapes
+      assertRefusal(fresh.register(Buffer.buffer("{\"manifest\":{\"name\":\"w\\u0000\",\"version\":\"1.0.0\","
+          + "\"kinds\":[\"test/unstorable\"],\"contract\":1}}"), "application/json"), 400, "INVALID_BODY");
+      assertRefusal(fresh.register(Buffer.buffer("{\"manifest\":{\"name\":\"w-ok\",\"version\":\"1.\\ud800\","
+          + "\"kinds\":[\"test/unstorable\"],\"contract\":1}}"), "application/json"), 400, "INVALID_BODY");
+      Claimed c = claimed("fail-unstorable");
+      Answer nul = c.worker().call(HttpMethod.POST, "/jobs/" + c.id() + "/fail",
+          Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"),
+          Buffer.buffer("{\"error\":\"broke\\u0000here\",\"retryable\":true}"));
+      assertRefusal(nul, 400, "INVALID_BODY");
+      assertThat(nul.json().getString("message")).contains("error");
+      Answer surrogate = c.worker().call(HttpMethod.POST, "/jobs/" + c.id() + "/fail",
+          Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"),
+          Buffer.buffer("{\"error\":\"broke \\udc00\",\"retryable\":false}"));
+      assertRefusal(surrogate, 400, "INVALID_BODY");
+      assertThat(jobView(c.id()).getString("status")).isEqualTo("claimed");
+      assertThat(log.at(Level.ERROR)).as("nothing is a fault on our side").isEmpty();
+    }
   }
 
   @Test
