@@ -79,7 +79,8 @@ class GraphqlSocketTest {
       assertThat(socket.run("1", "{ me { slug } }").getJsonObject("data").getJsonObject("me").getString("slug"))
           .isEqualTo("lou");
       logout(token);
-      socket.subscribe("2", "mutation { createFolder(name: \"after logout\") { id } }", new JsonObject());
+      // the logout closes the socket at once; a mutation sent meanwhile is refused by its own check
+      socket.trySubscribe("2", "mutation { createFolder(name: \"after logout\") { id } }");
       TransportClient.Closed closed = socket.awaitClose();
       assertThat(closed.code()).isEqualTo(4401);
       assertThat(socket.pending()).as("nothing ran").isZero();
@@ -87,6 +88,25 @@ class GraphqlSocketTest {
     HttpResponse<Buffer> folders = http.post("/graphql").bearerTokenAuthentication(admin)
         .sendJsonObject(new JsonObject().put("query", "{ folders { name } }")).await();
     assertThat(folders.bodyAsString()).doesNotContain("after logout");
+  }
+
+  @Test
+  void aSessionThatEndedWithoutASignalIsRefusedAtTheNextOperation() throws Exception {
+    String token = person("exa", "editor");
+    try (TransportClient socket = socket()) {
+      socket.init(bearer(token));
+      assertThat(socket.run("1", "{ me { slug } }").getJsonObject("data").getJsonObject("me").getString("slug"))
+          .isEqualTo("exa");
+      // the session expires (no logout, so no broadcast): the next operation checks and refuses
+      app.db().execute("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE person_id = "
+          + "(SELECT person_id FROM private_profiles WHERE email = 'exa@example.org')");
+      socket.subscribe("2", "mutation { createFolder(name: \"after expiry\") { id } }", new JsonObject());
+      assertThat(socket.awaitClose().code()).isEqualTo(4401);
+      assertThat(socket.pending()).as("nothing ran").isZero();
+    }
+    HttpResponse<Buffer> folders = http.post("/graphql").bearerTokenAuthentication(admin)
+        .sendJsonObject(new JsonObject().put("query", "{ folders { name } }")).await();
+    assertThat(folders.bodyAsString()).doesNotContain("after expiry");
   }
 
   @Test

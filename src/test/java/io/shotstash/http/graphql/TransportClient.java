@@ -62,6 +62,14 @@ final class TransportClient implements AutoCloseable {
         .put("payload", new JsonObject().put("query", query).put("variables", variables)));
   }
 
+  /** Sends a subscribe unless the server has closed the socket already. */
+  void trySubscribe(String id, String query) {
+    if (!closed.isDone()) {
+      ws.writeTextMessage(new JsonObject().put("id", id).put("type", "subscribe")
+          .put("payload", new JsonObject().put("query", query)).encode()); // may fail: the server closed meanwhile
+    }
+  }
+
   /** Runs a query or mutation and answers its one result ({@code next}, then {@code complete}). */
   JsonObject run(String id, String query) throws InterruptedException {
     subscribe(id, query, new JsonObject());

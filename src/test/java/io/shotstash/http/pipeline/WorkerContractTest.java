@@ -10,8 +10,8 @@ import io.shotstash.db.Database;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.Kinds;
-import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.TestApp;
@@ -20,6 +20,8 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,6 +70,7 @@ class WorkerContractTest {
 
   @AfterAll
   static void stop() {
+    CLIENTS.stream().skip(1).forEach(WebClient::close);
     app.close();
   }
 
@@ -78,7 +81,24 @@ class WorkerContractTest {
   }
 
   static ContractWorker unregistered(String name, String... kinds) {
-    return new ContractWorker(app, BOOT, ContractWorker.manifest(name, kinds));
+    return new ContractWorker(app.vertx(), client(), app.port(), BOOT, ContractWorker.manifest(name, kinds));
+  }
+
+  /**
+   * Registrations are limited to 60 an hour per IP, and this class registers more workers than that:
+   * they call from four loopback addresses in turn (127.0.0.1 and 127.0.5.1-3).
+   */
+  private static final List<WebClient> CLIENTS = new ArrayList<>();
+
+  private static synchronized WebClient client() {
+    if (CLIENTS.isEmpty()) {
+      CLIENTS.add(app.client());
+      for (int i = 1; i <= 3; i++) {
+        CLIENTS.add(WebClient.create(app.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
+            .setDefaultPort(app.port()).setLocalAddress("127.0.5." + i)));
+      }
+    }
+    return CLIENTS.get(COUNTER.get() % CLIENTS.size());
   }
 
   /** A registered worker with a unique name. */
