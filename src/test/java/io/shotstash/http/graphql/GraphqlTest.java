@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonArray;
@@ -17,9 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -408,45 +404,9 @@ class GraphqlTest {
     assertThat(r.statusCode()).as(method + " " + path + ": " + r.bodyAsString()).isEqualTo(200);
   }
 
-  /** A graphql-transport-ws client: every message it receives, in order. */
-  static final class Socket implements AutoCloseable {
-    final WebSocketClient client = app.vertx().createWebSocketClient();
-    final BlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
-    final WebSocket ws;
-
-    Socket(Map<String, String> headers) {
-      WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(app.port())
-          .setURI("/graphql").addSubProtocol("graphql-transport-ws");
-      headers.forEach(options::addHeader);
-      ws = client.connect(options).await();
-      ws.textMessageHandler(text -> received.add(new JsonObject(text)));
-    }
-
-    void send(JsonObject message) {
-      ws.writeTextMessage(message.encode()).await();
-    }
-
-    JsonObject next() throws InterruptedException {
-      JsonObject m = received.poll(10, TimeUnit.SECONDS);
-      assertThat(m).as("a message within 10 s").isNotNull();
-      return m;
-    }
-
-    void init(JsonObject payload) throws InterruptedException {
-      send(new JsonObject().put("type", "connection_init").put("payload", payload));
-      assertThat(next().getString("type")).isEqualTo("connection_ack");
-    }
-
-    void subscribe(String id, String query, JsonObject variables) {
-      send(new JsonObject().put("id", id).put("type", "subscribe")
-          .put("payload", new JsonObject().put("query", query).put("variables", variables)));
-    }
-
-    @Override
-    public void close() {
-      ws.close().await();
-      client.close().await();
-    }
+  /** A graphql-transport-ws client on the app, with the upgrade's headers. */
+  static TransportClient socket(Map<String, String> headers) {
+    return new TransportClient(app.vertx(), app.port(), headers);
   }
 
   @Test
@@ -458,7 +418,7 @@ class GraphqlTest {
     String fileId = upload(editor, "take.mov", "video/quicktime", input, null);
     String jobId = data(enqueue(editor, fileId, kind)).getJsonObject("enqueueJob").getString("id");
 
-    try (Socket socket = new Socket(Map.of())) {
+    try (TransportClient socket = socket(Map.of())) {
       socket.init(new JsonObject().put("Authorization", "Bearer " + user));
       socket.subscribe("1", "subscription($id: ID!) { jobUpdated(jobId: $id) { id status state progress seq error "
           + "outputVersion { id kind ext size downloadUrl } } }", new JsonObject().put("id", jobId));
@@ -525,7 +485,7 @@ class GraphqlTest {
   }
 
   /** Reads subscription messages until a view matches; every view is kept in order. */
-  static JsonObject await(Socket socket, List<JsonObject> views, Predicate<JsonObject> match) throws InterruptedException {
+  static JsonObject await(TransportClient socket, List<JsonObject> views, Predicate<JsonObject> match) throws InterruptedException {
     while (true) {
       JsonObject m = socket.next();
       assertThat(m.getString("type")).as(m.encode()).isEqualTo("next");
@@ -542,7 +502,7 @@ class GraphqlTest {
   @Test
   void theWebSocketKnowsItsCaller() throws Exception {
     // anonymous: every operation is refused
-    try (Socket socket = new Socket(Map.of())) {
+    try (TransportClient socket = socket(Map.of())) {
       socket.init(new JsonObject());
       socket.subscribe("a", "{ me { slug } }", new JsonObject());
       JsonObject m = socket.next();
@@ -552,7 +512,7 @@ class GraphqlTest {
       assertThat(code(payload)).isEqualTo("UNAUTHENTICATED");
     }
     // the upgrade's bearer header
-    try (Socket socket = new Socket(Map.of("Authorization", "Bearer " + editor))) {
+    try (TransportClient socket = socket(Map.of("Authorization", "Bearer " + editor))) {
       socket.init(new JsonObject());
       socket.subscribe("b", "{ me { slug } }", new JsonObject());
       JsonObject m = socket.next();
@@ -560,7 +520,7 @@ class GraphqlTest {
       assertThat(m.getJsonObject("payload").getJsonObject("data").getJsonObject("me").getString("slug")).isEqualTo("eddie");
     }
     // the session cookie, from this site
-    try (Socket socket = new Socket(Map.of("Cookie", "shotstash_session=" + user,
+    try (TransportClient socket = socket(Map.of("Cookie", "shotstash_session=" + user,
         "Origin", "http://127.0.0.1:" + app.port()))) {
       socket.init(null);
       socket.subscribe("c", "subscription($id: ID!) { jobUpdated(jobId: $id) { id } }",
