@@ -10,7 +10,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -18,7 +17,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,25 +37,15 @@ class FullDiskUploadTest {
   @BeforeAll
   static void start() {
     disk = SmallDisk.mount(48);
-    try {
-      app = TestApp.start(Map.of("SHOTSTASH_DATA_DIR", disk.path().toString()));
-      admin = app.setupAndLogin();
-    } catch (RuntimeException e) {
-      disk.close();
-      throw e;
-    }
+    app = disk.startApp(Map.of());
+    admin = app.setupAndLogin();
   }
 
   @AfterAll
   static void stop() {
-    try {
-      if (app != null) {
-        app.close();
-      }
-    } finally {
-      disk.close();
-    }
+    disk.closeWith(app);
   }
+
 
   @AfterEach
   void spaceBack() {
@@ -65,9 +53,7 @@ class FullDiskUploadTest {
   }
 
   static List<Path> list(String folder) throws IOException {
-    try (Stream<Path> files = Files.list(disk.path().resolve("media").resolve(folder))) {
-      return files.toList();
-    }
+    return disk.media(folder);
   }
 
   static long fileRows() throws SQLException {

@@ -43,26 +43,15 @@ class FullDiskWriteTest {
   @BeforeAll
   static void start() {
     disk = SmallDisk.mount(48);
-    try {
-      app = TestApp.start(Map.of("SHOTSTASH_DATA_DIR", disk.path().toString()));
-      admin = app.setupAndLogin();
-    } catch (RuntimeException e) {
-      disk.close();
-      throw e;
-    }
+    app = disk.startApp(Map.of());
+    admin = app.setupAndLogin();
   }
 
   @AfterAll
   static void stop() {
-    try {
-      disk.free();
-      if (app != null) {
-        app.close();
-      }
-    } finally {
-      disk.close();
-    }
+    disk.closeWith(app);
   }
+
 
   static ObjectId branchHead() throws IOException {
     try (Repository repo = app.openRepository()) {

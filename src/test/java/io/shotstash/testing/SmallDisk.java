@@ -8,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A real, small file system for tests of a full disk: a tmpfs of a few MiB mounted on a fresh
@@ -70,6 +73,40 @@ public final class SmallDisk implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The whole app with its data folder on this disk, signed in as its first administrator. If the
+   * app cannot start, the disk is unmounted again before the failure goes on.
+   */
+  public TestApp startApp(Map<String, String> settings) {
+    Map<String, String> env = new HashMap<>(settings);
+    env.put("SHOTSTASH_DATA_DIR", path().toString());
+    try {
+      return TestApp.start(env);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Closes the app (when it started), then gives the space back and unmounts the disk. */
+  public void closeWith(TestApp app) {
+    try {
+      free();
+      if (app != null) {
+        app.close();
+      }
+    } finally {
+      close();
+    }
+  }
+
+  /** What {@code media/<folder>} holds on this disk. */
+  public List<Path> media(String folder) throws IOException {
+    try (Stream<Path> files = Files.list(path().resolve("media").resolve(folder))) {
+      return files.toList();
     }
   }
 

@@ -15,7 +15,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,7 +23,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,25 +44,15 @@ class FullDiskOutputTest {
   @BeforeAll
   static void start() {
     disk = SmallDisk.mount(48);
-    try {
-      app = TestApp.start(Map.of("SHOTSTASH_DATA_DIR", disk.path().toString(), "WORKER_BOOTSTRAP_TOKEN", BOOT));
-      admin = app.setupAndLogin();
-    } catch (RuntimeException e) {
-      disk.close();
-      throw e;
-    }
+    app = disk.startApp(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
+    admin = app.setupAndLogin();
   }
 
   @AfterAll
   static void stop() {
-    try {
-      if (app != null) {
-        app.close();
-      }
-    } finally {
-      disk.close();
-    }
+    disk.closeWith(app);
   }
+
 
   @AfterEach
   void spaceBack() {
@@ -91,9 +79,7 @@ class FullDiskOutputTest {
   }
 
   static List<Path> list(String folder) throws IOException {
-    try (Stream<Path> files = Files.list(disk.path().resolve("media").resolve(folder))) {
-      return files.toList();
-    }
+    return disk.media(folder);
   }
 
   /** What PostgreSQL holds for the claim's output: versions of the file, and the job's pending output. */
