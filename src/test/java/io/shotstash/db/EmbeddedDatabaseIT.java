@@ -138,6 +138,34 @@ class EmbeddedDatabaseIT {
     assertThat(dataDir.resolve("postgres")).doesNotExist();
   }
 
+  @Test
+  @Timeout(180)
+  void whereUserNamespacesAreBlockedRootIsToldWhatToDoInOneLine() throws IOException {
+    // an unshare that fails the way a blocked one does (a container's seccomp profile, or
+    // user.max_user_namespaces = 0), first on the PATH
+    Path bin = Files.createDirectories(folder.resolve("blocked-bin"));
+    Path unshare = bin.resolve("unshare");
+    Files.writeString(unshare, "#!/bin/sh\necho 'unshare: unshare failed: Operation not permitted' >&2\nexit 1\n");
+    assertThat(unshare.toFile().setExecutable(true)).isTrue();
+    Map<String, String> env = new HashMap<>(freshMachine());
+    env.put("PATH", bin + ":" + System.getenv("PATH"));
+    AppProcess.Result r = AppProcess.run(log, Duration.ofSeconds(150), env, "migrate");
+    if (new com.sun.security.auth.module.UnixSystem().getUid() == 0) {
+      // PostgreSQL refuses root, and root has no namespace to run it in: say what to do, start nothing
+      assertThat(r.exit()).as(r.output()).isEqualTo(1);
+      assertThat(r.plainLines()).singleElement().asString()
+          .contains("this machine blocks the user namespace")
+          .contains("set DATABASE_URL=postgresql://")
+          .contains("run Shotstash as a user other than root");
+      assertThat(r.output()).doesNotContain("\tat ");
+      assertThat(dataDir.resolve("postgres")).doesNotExist();
+    } else {
+      // an ordinary user needs no namespace: the embedded database starts all the same
+      assertThat(r.exit()).as(r.output()).isZero();
+      assertThat(r.output()).contains("(embedded) is up to date");
+    }
+  }
+
   private int login(WebClient http) {
     return http.post("/api/auth/login").sendJsonObject(new JsonObject().put("login", "ada").put("password", PASSWORD))
         .await().statusCode();
