@@ -140,6 +140,32 @@ class CommandLineIT {
   }
 
   @Test
+  void aRoleThatMayNotCreateTablesInTheDatabaseIsToldHowToFixIt() throws IOException {
+    String role = "shotstash_guest_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+    // PostgreSQL 15+ lets only the database's owner create in its public schema: a database someone
+    // else owns, a role that may only sign in
+    try (TestDatabase theirs = TestDatabase.create()) {
+      theirs.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'role password 1'");
+      try {
+        Config.DatabaseUrl url = theirs.url();
+        Map<String, String> env = env("no-create");
+        env.put("DATABASE_URL", "postgresql://" + role + ":role%20password%201@" + url.host() + ":" + url.port() + "/"
+            + url.database());
+        AppProcess.Result r = run("no-create", env, "migrate");
+        assertThat(r.exit()).as(r.output()).isEqualTo(1);
+        assertThat(r.plainLines()).singleElement().asString()
+            .startsWith("Could not apply the migrations to postgresql://" + role + "@")
+            .contains("permission denied for schema public")
+            .contains("ALTER DATABASE " + url.database() + " OWNER TO " + role);
+        assertNoStackTrace(r);
+      } finally {
+        theirs.execute("DROP OWNED BY " + role);
+        theirs.execute("DROP ROLE IF EXISTS " + role);
+      }
+    }
+  }
+
+  @Test
   void aMissingDatabaseTheRoleMayNotCreateIsNamedWithTheRole() throws IOException {
     Config.DatabaseUrl server = db.url();
     String suffix = Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);

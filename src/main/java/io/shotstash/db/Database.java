@@ -86,8 +86,10 @@ public final class Database {
     } catch (FlywayException e) {
       // e.g. a role that may connect but not create tables (PostgreSQL 15+ no longer lets every role
       // create in the public schema): one line naming the database and the role
+      // Flyway's message is a block of "Key : value" lines; its "Message" line holds the server's words
       String why = e.getMessage() == null ? e.getClass().getSimpleName()
-          : e.getMessage().lines().map(String::trim).filter(l -> l.startsWith("Message") || l.startsWith("ERROR"))
+          : e.getMessage().lines().map(String::trim).filter(l -> l.startsWith("Message"))
+              .map(l -> l.substring(l.indexOf(':') + 1).trim())
               .findFirst().orElse(e.getMessage().lines().findFirst().orElse(""));
       throw new UnavailableException("Could not apply the migrations to " + url.display() + " as role '" + url.user()
           + "' (" + why + "). The role must own the database (ALTER DATABASE " + url.database() + " OWNER TO "
