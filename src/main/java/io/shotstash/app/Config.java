@@ -22,6 +22,7 @@ import java.util.Properties;
  */
 public record Config(
     DatabaseUrl database,
+    boolean databaseUrlSet,
     int dbPoolSize,
     String httpHost,
     int httpPort,
@@ -87,6 +88,16 @@ public record Config(
     public int heartbeatSeconds() {
       return 30;
     }
+  }
+
+  /**
+   * The same settings with another database: the one {@code DatabaseServer} chose (the embedded
+   * server when nothing answers at the default address).
+   */
+  public Config withDatabase(DatabaseUrl other) {
+    return new Config(other, databaseUrlSet, dbPoolSize, httpHost, httpPort, httpInstances, dataDir, dataRepo, dataBranch,
+        setupToken, jwtSecret, noreplyDomain, sessionDays, repackEvery, maxUploadBytes, pipeline, github,
+        inProcessWorkers, moderation, cluster);
   }
 
   /** A PostgreSQL location parsed from {@code postgresql://user[:password]@host[:port]/database}. */
@@ -193,12 +204,20 @@ public record Config(
     }
 
     Config read() {
+      // DATABASE_URL has no default: unset (absent), the default address is tried and, when nothing
+      // answers there, the embedded server (DatabaseServer). Present but blank is a mistake, not "unset".
       DatabaseUrl db = null;
-      String dbUrl = text("DATABASE_URL");
-      try {
-        db = dbUrl.isEmpty() ? null : DatabaseUrl.parse(dbUrl);
-      } catch (IllegalArgumentException e) {
-        problems.add("DATABASE_URL " + e.getMessage() + " (expected postgresql://user@host:port/database)");
+      boolean dbUrlSet = values.containsKey("DATABASE_URL");
+      int defaultDbPort = integer("SHOTSTASH_DEFAULT_DATABASE_PORT", 1, 65535);
+      if (dbUrlSet) {
+        String dbUrl = text("DATABASE_URL");
+        try {
+          db = dbUrl.isEmpty() ? null : DatabaseUrl.parse(dbUrl);
+        } catch (IllegalArgumentException e) {
+          problems.add("DATABASE_URL " + e.getMessage() + " (expected postgresql://user@host:port/database)");
+        }
+      } else {
+        db = new DatabaseUrl("127.0.0.1", defaultDbPort, "shotstash", "postgres", null);
       }
       int pool = integer("SHOTSTASH_DB_POOL_SIZE", 1, 64);
       String host = text("SHOTSTASH_HTTP_HOST");
@@ -254,7 +273,7 @@ public record Config(
       if (!problems.isEmpty()) {
         throw new InvalidConfigException(problems);
       }
-      return new Config(db, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
+      return new Config(db, dbUrlSet, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
           noreply, sessionDays, repackEvery,
           maxUploadMb * 1024L * 1024L, pipeline, github, inProcessWorkers, moderation, cluster, site);
     }

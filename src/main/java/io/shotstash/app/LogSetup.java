@@ -27,6 +27,8 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
       "io.netty", Level.WARN,
       "org.eclipse.jgit", Level.WARN,
       "com.hazelcast", Level.WARN,
+      // the embedded PostgreSQL's library: our own lines say what it does (its server logs to a file)
+      "io.zonky", Level.WARN,
       // in a cluster: the member list whenever it changes; not the notice that the CP subsystem (unused) is off
       "com.hazelcast.internal.cluster.ClusterService", Level.INFO,
       "com.hazelcast.cp.CPSubsystem", Level.ERROR);

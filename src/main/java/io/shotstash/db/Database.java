@@ -10,12 +10,11 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
 
 /**
  * Getting the database ready: create it when missing, apply the Flyway migrations, and build the
@@ -24,7 +23,11 @@ import org.flywaydb.core.Flyway;
 public final class Database {
   private Database() {}
 
-  /** Raised when no PostgreSQL answers; its message says what to do, for the person at the console. */
+  /**
+   * Raised when the database cannot be used: no server answers, it refuses our role or password, the
+   * database is missing and may not be created, the embedded one cannot start. Its message is one
+   * line that names what is wrong and what to do, for the person at the console.
+   */
   public static final class UnavailableException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -39,25 +42,37 @@ public final class Database {
     return migrate(url);
   }
 
+  /**
+   * Connects to the database itself first: a role that may use an existing database needs no right
+   * to list or create databases. Only when the server says it does not exist is it created, from a
+   * maintenance database.
+   */
   static void createIfMissing(DatabaseUrl url) {
-    try (Connection c = connect(url.withDatabase("postgres"));
-        PreparedStatement q = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
-      q.setString(1, url.database());
-      try (ResultSet rs = q.executeQuery()) {
-        if (rs.next()) {
-          return;
-        }
+    try {
+      connect(url).close();
+      return;
+    } catch (SQLException e) {
+      if (!"3D000".equals(e.getSQLState())) { // invalid_catalog_name: the database does not exist
+        throw refused(url, e);
       }
-      try (Statement s = c.createStatement()) {
+    }
+    SQLException last = null;
+    for (String maintenance : new String[] {"postgres", "template1"}) {
+      try (Connection c = connect(url.withDatabase(maintenance)); Statement s = c.createStatement()) {
         // The name was validated by Config ([A-Za-z0-9_]), so quoting it is enough.
         s.execute("CREATE DATABASE \"" + url.database() + "\"");
+        return;
+      } catch (SQLException e) {
+        if ("42P04".equals(e.getSQLState())) {
+          return; // created concurrently by another node: fine
+        }
+        last = e;
+        if (!"3D000".equals(e.getSQLState())) {
+          break; // only a missing maintenance database is worth another try
+        }
       }
-    } catch (SQLException e) {
-      if ("42P04".equals(e.getSQLState())) {
-        return; // created concurrently by another node: fine
-      }
-      throw unavailable(url, e);
     }
+    throw cannotCreate(url, last);
   }
 
   static int migrate(DatabaseUrl url) {
@@ -66,7 +81,20 @@ public final class Database {
         .locations("classpath:db/migration")
         .loggers("slf4j")
         .load();
-    return flyway.migrate().migrationsExecuted;
+    try {
+      return flyway.migrate().migrationsExecuted;
+    } catch (FlywayException e) {
+      // e.g. a role that may connect but not create tables (PostgreSQL 15+ no longer lets every role
+      // create in the public schema): one line naming the database and the role
+      // Flyway's message is a block of "Key : value" lines; its "Message" line holds the server's words
+      String why = e.getMessage() == null ? e.getClass().getSimpleName()
+          : e.getMessage().lines().map(String::trim).filter(l -> l.startsWith("Message"))
+              .map(l -> l.substring(l.indexOf(':') + 1).trim())
+              .findFirst().orElse(e.getMessage().lines().findFirst().orElse(""));
+      throw new UnavailableException("Could not apply the migrations to " + url.display() + " as role '" + url.user()
+          + "' (" + why + "). The role must own the database (ALTER DATABASE " + url.database() + " OWNER TO "
+          + url.user() + ") or be allowed to create tables in it.", e);
+    }
   }
 
   /** Whether every migration on the class path is applied (for /ready). Blocking. */
@@ -89,12 +117,42 @@ public final class Database {
     return DriverManager.getConnection(url.jdbcUrl(), p);
   }
 
-  private static UnavailableException unavailable(DatabaseUrl url, SQLException e) {
-    String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-    return new UnavailableException(String.join("\n",
-        "PostgreSQL does not answer at " + url.host() + ":" + url.port() + " as user '" + url.user() + "' (" + why + ").",
-        "Start it, for example:  pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
-        "or point DATABASE_URL at a server you have, e.g. DATABASE_URL=postgresql://user@host:5432/shotstash"), e);
+  /** What a failed connection means, in one line that names the role, the database and what to do. */
+  static UnavailableException refused(DatabaseUrl url, SQLException e) {
+    String where = url.host() + ":" + url.port();
+    String why = firstLine(e);
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    String message = switch (state) {
+      case "28000" -> "PostgreSQL at " + where + " does not let role '" + url.user() + "' in (" + why + "). Create the "
+          + "role (createuser -h " + url.host() + " -p " + url.port() + " --createdb " + url.user()
+          + ") or name one that exists in DATABASE_URL.";
+      case "28P01" -> "PostgreSQL at " + where + " refuses the password of role '" + url.user() + "' (" + why
+          + "). Put the right one in DATABASE_URL (postgresql://" + url.user() + ":<password>@" + where + "/"
+          + url.database() + ").";
+      case "3D000" -> "Database '" + url.database() + "' does not exist at " + where + " (" + why + ").";
+      case "08001", "08004", "08006", "08000", "" -> "PostgreSQL does not answer at " + where + " as user '"
+          + url.user() + "' (" + why + "). Start it, for example:  pg_ctlcluster --skip-systemctl-redirect "
+          + "$(ls /etc/postgresql) main start  or point DATABASE_URL at a server you have, "
+          + "e.g. DATABASE_URL=postgresql://user@host:5432/shotstash";
+      default -> "PostgreSQL at " + where + " refused role '" + url.user() + "' on database '" + url.database()
+          + "' (" + why + ").";
+    };
+    return new UnavailableException(message, e);
+  }
+
+  /** The database is missing and this role could not create it. */
+  private static UnavailableException cannotCreate(DatabaseUrl url, SQLException e) {
+    if (!"42501".equals(e.getSQLState()) && !"3D000".equals(e.getSQLState())) {
+      return refused(url.withDatabase("postgres"), e);
+    }
+    return new UnavailableException("Database '" + url.database() + "' does not exist at " + url.host() + ":"
+        + url.port() + " and role '" + url.user() + "' may not create it (" + firstLine(e) + "). Create it (createdb -h "
+        + url.host() + " -p " + url.port() + " -O " + url.user() + " " + url.database() + "), or let the role create "
+        + "databases (ALTER ROLE " + url.user() + " CREATEDB), or name another database in DATABASE_URL.", e);
+  }
+
+  private static String firstLine(SQLException e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
   }
 
   /** The reactive pool every verticle shares on this node. */

@@ -5,7 +5,9 @@ import io.shotstash.app.Startup;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Passwords;
 import io.shotstash.auth.Tokens;
+import io.shotstash.Main;
 import io.shotstash.db.Database;
+import io.shotstash.db.DatabaseServer;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateLoader;
@@ -52,8 +54,28 @@ public final class SeedDemo {
     this.out = out;
   }
 
+  static final String USAGE = """
+      Usage: java -jar shotstash.jar seed-demo [--members N] [--seed S]
+        Fills an instance that has no members yet with N demo members (1 .. 1000000, default 200) and
+        demo content around them, made from the random seed S (default 42). Run it while the app is
+        stopped. The database is chosen as for serve (DATABASE_URL, else 127.0.0.1:5432, else
+        the embedded one).""";
+
+  /** Refused because the instance already has members: a person's mistake, told in one line. */
+  public static final class HasMembersException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    HasMembersException(String message) {
+      super(message);
+    }
+  }
+
   /** The command line: {@code --members N} (1 .. 1,000,000; default 200) and {@code --seed S}. */
   public static void run(List<String> args) {
+    if (args.contains("--help") || args.contains("-h")) {
+      System.out.println(USAGE);
+      System.exit(0);
+    }
     int members = 200;
     long seed = 42;
     for (int i = 0; i < args.size(); i++) {
@@ -76,12 +98,17 @@ public final class SeedDemo {
     if (members < 1 || members > 1_000_000) {
       usage("--members must be between 1 and 1000000");
     }
-    new SeedDemo(Config.fromEnvironment(), System.out).seed(members, seed);
+    try (DatabaseServer database = Main.databaseFor(Config.fromEnvironment())) {
+      new SeedDemo(database.config(), System.out).seed(members, seed);
+    } catch (HasMembersException e) {
+      System.err.println(e.getMessage());
+      System.exit(1);
+    }
   }
 
   private static void usage(String problem) {
-    System.err.println(problem);
-    System.err.println("Usage: java -jar shotstash.jar seed-demo [--members N] [--seed S]");
+    System.err.println("seed-demo: " + problem);
+    System.err.println(USAGE);
     System.exit(2);
   }
 
@@ -93,7 +120,8 @@ public final class SeedDemo {
         attribution.ident(Actor.SYSTEM, Instant.now()))) {
       PublicState state = new PublicStateLoader(repo, codec).loadHead();
       if (state.all(Sheet.PEOPLE, Person.class).stream().anyMatch(p -> !"administrator".equals(p.accountLevel()))) {
-        throw new IllegalStateException("seed-demo fills an instance with no members yet; this one has members");
+        throw new HasMembersException("seed-demo fills an instance that has no members yet, and this one has members "
+            + "(data repository " + config.dataRepo().toAbsolutePath().normalize() + "): nothing was changed.");
       }
       Set<String> taken = new HashSet<>(state.keys(Sheet.PEOPLE));
       Instant now = Instant.now();

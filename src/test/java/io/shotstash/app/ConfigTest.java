@@ -58,6 +58,7 @@ class ConfigTest {
     assertThat(c.setupToken()).isNull();
     assertThat(c.jwtSecret()).isNull();
     Config.DatabaseUrl db = c.database();
+    assertThat(c.databaseUrlSet()).isFalse();
     assertThat(db.host()).isEqualTo("127.0.0.1");
     assertThat(db.port()).isEqualTo(5432);
     assertThat(db.database()).isEqualTo("shotstash");
@@ -68,7 +69,7 @@ class ConfigTest {
 
   @Test
   void theShippedDefaultsHoldEveryCoreSetting() {
-    assertThat(Config.defaults()).containsKeys("DATABASE_URL", "SHOTSTASH_DB_POOL_SIZE", "SHOTSTASH_HTTP_HOST",
+    assertThat(Config.defaults()).containsKeys("SHOTSTASH_DEFAULT_DATABASE_PORT", "SHOTSTASH_DB_POOL_SIZE", "SHOTSTASH_HTTP_HOST",
         "SHOTSTASH_HTTP_PORT", "SHOTSTASH_HTTP_INSTANCES", "SHOTSTASH_DATA_DIR", "SHOTSTASH_DATA_BRANCH",
         "SHOTSTASH_NOREPLY_DOMAIN", "SHOTSTASH_SESSION_DAYS", "SHOTSTASH_REPACK_EVERY");
   }
@@ -141,6 +142,35 @@ class ConfigTest {
   }
 
   // ---- DATABASE_URL ----
+
+  @Test
+  void databaseUrlHasNoDefaultSoTheAppCanTellUnsetFromSet() {
+    // unset: the default address, which DatabaseServer tries before the embedded server
+    assertThat(Config.defaults()).doesNotContainKey("DATABASE_URL");
+    Config set = load("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/shotstash");
+    assertThat(set.databaseUrlSet()).isTrue();
+    assertThat(set.database()).isEqualTo(Config.load(Map.of()).database());
+  }
+
+  @Test
+  void theDefaultDatabasePortMovesTheDefaultAddressOnly() {
+    Config unset = load("SHOTSTASH_DEFAULT_DATABASE_PORT", "6543");
+    assertThat(unset.database().jdbcUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:6543/shotstash");
+    assertThat(unset.databaseUrlSet()).isFalse();
+    Config set = load("SHOTSTASH_DEFAULT_DATABASE_PORT", "6543", "DATABASE_URL", "postgresql://app@db/media");
+    assertThat(set.database().jdbcUrl()).isEqualTo("jdbc:postgresql://db:5432/media");
+    assertThat(problems("SHOTSTASH_DEFAULT_DATABASE_PORT", "0")).containsExactly(
+        "SHOTSTASH_DEFAULT_DATABASE_PORT must be between 1 and 65535, got 0");
+  }
+
+  @Test
+  void withDatabaseChangesOnlyTheDatabase() {
+    Config c = load("SHOTSTASH_HTTP_PORT", "8080");
+    Config.DatabaseUrl embedded = new Config.DatabaseUrl("127.0.0.1", 41000, "shotstash", "postgres", null);
+    Config moved = c.withDatabase(embedded);
+    assertThat(moved.database()).isEqualTo(embedded);
+    assertThat(moved.withDatabase(c.database())).isEqualTo(c);
+  }
 
   @ParameterizedTest
   @CsvSource(nullValues = "NULL", value = {

@@ -2,16 +2,22 @@ package io.shotstash.testing;
 
 import io.shotstash.app.Config;
 import java.io.File;
+import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.tukaani.xz.XZInputStream;
 
 /**
  * A PostgreSQL server of a test's own, so the test may stop, restart or kill it (the fault tests):
@@ -19,34 +25,52 @@ import java.util.stream.Stream;
  * uses the machine's PostgreSQL binaries ({@code /usr/lib/postgresql/<major>/bin}, Debian's
  * {@code postgresql} package). PostgreSQL refuses to run as root, so as root every command runs as
  * the {@code postgres} user (the package creates it), with the folder owned by it.
+ *
+ * <p>On a machine without that package it uses the binaries the app embeds (zonky's Linux x86_64
+ * archive, unpacked once under the test JVM's temporary folder) and, as root, runs every command in a
+ * user namespace of its own ({@code unshare -U}), as the app's embedded database does: the README
+ * promises the suite needs no PostgreSQL installed.
  */
 public final class PrivatePostgres implements AutoCloseable {
   private final Path bin;
   private final Path dir;
   private final Path data;
   private final int port;
-  private final boolean asPostgresUser;
+  /** What every PostgreSQL command runs under: {@code runuser -u postgres --}, {@code unshare -U}, or nothing. */
+  private final List<String> prefix;
 
-  private PrivatePostgres(Path bin, Path dir, int port, boolean asPostgresUser) {
+  private PrivatePostgres(Path bin, Path dir, int port, List<String> prefix) {
     this.bin = bin;
     this.dir = dir;
     this.data = dir.resolve("data");
     this.port = port;
-    this.asPostgresUser = asPostgresUser;
+    this.prefix = List.copyOf(prefix);
   }
 
   /** Initialises and starts a new server; fails with one line naming the package when there are no binaries. */
   public static PrivatePostgres start() {
-    Path bin = binaries();
+    Path debian = debianBinaries();
+    return debian != null ? start(debian, true) : startEmbedded();
+  }
+
+  /** A server from the app's embedded binaries (what a machine without Debian's package gets). */
+  static PrivatePostgres startEmbedded() {
+    return start(embeddedBinaries(), false);
+  }
+
+  private static PrivatePostgres start(Path bin, boolean debian) {
     boolean root = "root".equals(System.getProperty("user.name"));
+    boolean asPostgresUser = root && debian;
     try {
       // /var/tmp (or /tmp): every user may reach it, so the postgres user can open its folder
       Path base = Files.isDirectory(Path.of("/var/tmp")) ? Path.of("/var/tmp") : Path.of("/tmp");
       Path dir = Files.createTempDirectory(base, "shotstash-pg-");
       dir.toFile().setReadable(true, false);
       dir.toFile().setExecutable(true, false);
-      PrivatePostgres pg = new PrivatePostgres(bin, dir, freePort(), root);
-      if (root) {
+      List<String> prefix = asPostgresUser ? List.of("runuser", "-u", "postgres", "--")
+          : root ? List.of("unshare", "-U") : List.of();
+      PrivatePostgres pg = new PrivatePostgres(bin, dir, freePort(), prefix);
+      if (asPostgresUser) {
         run(List.of("chown", "postgres:postgres", dir.toString()), 30);
       }
       pg.runAsOwner(List.of(bin.resolve("initdb").toString(), "-D", pg.data.toString(), "-A", "trust", "-U", "postgres",
@@ -58,15 +82,50 @@ public final class PrivatePostgres implements AutoCloseable {
     }
   }
 
-  private static Path binaries() {
+  /** Debian's newest {@code /usr/lib/postgresql/<major>/bin}, or null. */
+  private static Path debianBinaries() {
     Path root = Path.of("/usr/lib/postgresql");
     try (Stream<Path> versions = Files.isDirectory(root) ? Files.list(root) : Stream.empty()) {
       return versions.map(v -> v.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("initdb")))
-          .max(Comparator.comparingInt(PrivatePostgres::major))
-          .orElseThrow(() -> new IllegalStateException("The fault tests start a PostgreSQL server of their own and "
-              + "need its binaries: apt-get install postgresql (Debian's package; .ci/run installs it)"));
+          .max(Comparator.comparingInt(PrivatePostgres::major)).orElse(null);
     } catch (IOException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** The app's embedded binaries, unpacked once into {@code <java.io.tmpdir>/private-postgres}; their bin folder. */
+  private static synchronized Path embeddedBinaries() {
+    Path home = Path.of(System.getProperty("java.io.tmpdir"), "private-postgres");
+    Path done = home.resolve(".unpacked");
+    if (Files.exists(done)) {
+      return home.resolve("bin");
+    }
+    try (InputStream archive = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary("Linux", "x86_64");
+        TarArchiveInputStream tar = new TarArchiveInputStream(new XZInputStream(archive))) {
+      TarArchiveEntry entry;
+      while ((entry = tar.getNextEntry()) != null) {
+        Path target = home.resolve(entry.getName()).normalize();
+        if (!target.startsWith(home)) {
+          continue;
+        }
+        if (entry.isDirectory()) {
+          Files.createDirectories(target);
+        } else if (entry.isSymbolicLink()) {
+          Files.createDirectories(target.getParent());
+          Files.deleteIfExists(target);
+          Files.createSymbolicLink(target, Path.of(entry.getLinkName()));
+        } else {
+          Files.createDirectories(target.getParent());
+          Files.copy(tar, target, StandardCopyOption.REPLACE_EXISTING);
+          target.toFile().setExecutable((entry.getMode() & 0111) != 0, false);
+        }
+      }
+      Files.createFile(done);
+      return home.resolve("bin");
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("The fault tests start a PostgreSQL server of their own and found neither "
+          + "Debian's binaries (apt-get install postgresql; .ci/run installs it) nor the embedded ones ("
+          + e.getMessage() + ")");
     }
   }
 
@@ -112,10 +171,7 @@ public final class PrivatePostgres implements AutoCloseable {
   }
 
   private void runAsOwner(List<String> command, int timeoutSeconds) {
-    List<String> full = new ArrayList<>();
-    if (asPostgresUser) {
-      full.addAll(List.of("runuser", "-u", "postgres", "--"));
-    }
+    List<String> full = new ArrayList<>(prefix);
     full.addAll(command);
     run(full, timeoutSeconds);
   }

@@ -19,10 +19,20 @@ public final class WorkerMain {
 
   private WorkerMain() {}
 
+  static final String USAGE = """
+      Usage: java -jar shotstash.jar worker
+        Runs the reference worker (720p proxies with ffmpeg) against SHOTSTASH_URL. It takes no options:
+        its settings (SHOTSTASH_URL, WORKER_BOOTSTRAP_TOKEN, ...) come from the environment; see
+        docs/writing-a-worker.md.""";
+
   public static void run(List<String> options) {
+    if (options.contains("--help") || options.contains("-h")) {
+      System.out.println(USAGE);
+      System.exit(0);
+    }
     if (!options.isEmpty()) {
-      System.err.println("worker takes no options; its settings come from the environment (docs/writing-a-worker.md): "
-          + options);
+      System.err.println("worker: unknown option " + options.get(0));
+      System.err.println(USAGE);
       System.exit(2);
     }
     WorkerSettings settings;

@@ -38,7 +38,9 @@ class InProcessWorkerTest {
 
   @AfterAll
   static void stop() throws IOException {
-    app.close();
+    if (app != null) { // null when the start failed (e.g. no ffmpeg): that failure is the one to report
+      app.close();
+    }
     WorkerLoopTest.deleteTree(media);
   }
 
