@@ -97,7 +97,7 @@ public record Config(
   public Config withDatabase(DatabaseUrl other) {
     return new Config(other, databaseUrlSet, dbPoolSize, httpHost, httpPort, httpInstances, dataDir, dataRepo, dataBranch,
         setupToken, jwtSecret, noreplyDomain, sessionDays, repackEvery, maxUploadBytes, pipeline, github,
-        inProcessWorkers, moderation, cluster);
+        inProcessWorkers, moderation, cluster, site);
   }
 
   /** A PostgreSQL location parsed from {@code postgresql://user[:password]@host[:port]/database}. */
