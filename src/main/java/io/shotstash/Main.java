@@ -3,6 +3,7 @@ package io.shotstash;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shotstash.app.AppVerticle;
 import io.shotstash.app.Config;
+import io.shotstash.app.InstanceIdentity;
 import io.shotstash.app.Metrics;
 import io.shotstash.app.Startup;
 import io.shotstash.cluster.ClusterNode;
@@ -122,7 +123,7 @@ public final class Main {
       while (root.getCause() != null && !(root instanceof Database.UnavailableException)) {
         root = root.getCause();
       }
-      if (root instanceof Database.UnavailableException) {
+      if (root instanceof Database.UnavailableException || root instanceof InstanceIdentity.Refused) {
         System.err.println(root.getMessage());
       } else {
         System.err.println("Shotstash could not start: " + err.getMessage());
