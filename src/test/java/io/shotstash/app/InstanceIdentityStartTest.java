@@ -282,4 +282,20 @@ class InstanceIdentityStartTest {
       client.close();
     });
   }
+
+  @Test
+  void anOperatorWhoKnowsBetterMakesTheDatabaseTakeTheRepositorysIdAsOperationsMdSays() throws Exception {
+    TestDatabase dbA = database();
+    TestDatabase dbB = database();
+    Config a = config(dbA, tmp.resolve("a"));
+    setup(a);
+    start(config(dbB, tmp.resolve("b")));
+    Config crossed = config(dbB, tmp.resolve("a"));
+    refusal(crossed);
+    String repositoryId = repositoryId(a);
+    dbB.execute("DELETE FROM instance_identity; INSERT INTO instance_identity (instance_id) VALUES ('"
+        + repositoryId + "')");
+    start(crossed);
+    assertThat(databaseId(dbB)).isEqualTo(repositoryId);
+  }
 }
