@@ -3,6 +3,7 @@ package io.shotstash;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shotstash.app.AppVerticle;
 import io.shotstash.app.Config;
+import io.shotstash.app.InstanceIdentity;
 import io.shotstash.app.Metrics;
 import io.shotstash.app.Startup;
 import io.shotstash.cluster.ClusterNode;
@@ -173,10 +174,11 @@ public final class Main {
     }, "shutdown"));
     vertx.deployVerticle(app).onFailure(err -> {
       Throwable root = err;
-      while (root.getCause() != null && !(root instanceof Database.UnavailableException)) {
+      while (root.getCause() != null && !(root instanceof Database.UnavailableException)
+          && !(root instanceof InstanceIdentity.Refused)) {
         root = root.getCause();
       }
-      if (root instanceof Database.UnavailableException) {
+      if (root instanceof Database.UnavailableException || root instanceof InstanceIdentity.Refused) {
         System.err.println(root.getMessage());
       } else if (portInUse(root)) {
         System.err.println("Port " + config.httpPort() + " is in use (SHOTSTASH_HTTP_PORT): another program listens on "

@@ -5,7 +5,6 @@ import io.shotstash.cluster.FirstStartLock;
 import io.shotstash.db.Database;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateLoader;
-import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.StateSnapshot;
 import io.shotstash.publicdata.TomlCodec;
 import io.shotstash.publicdata.git.DataRepository;
@@ -17,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * and opening the data repository and loading its public state, the state snapshot being read on a
  * third thread meanwhile (docs/public-data.md). {@link #begin} starts them at once, each on a thread
  * of its own; {@code Main} calls it first, so they run while Vert.x and the metrics start, and
- * {@link AppVerticle} takes their results.
+ * {@link AppVerticle} takes their results. The public data also waits for the database's instance
+ * id ({@link InstanceIdentity}): a start whose database and data repository do not belong together
+ * fails with {@link InstanceIdentity.Refused}.
  */
 public final class Startup {
   /** The data repository, open, its public state at the branch head, and the codec it was read with. */
@@ -45,8 +47,16 @@ public final class Startup {
    */
   public static Startup begin(Config config) {
     CompletableFuture<Void> database = new CompletableFuture<>();
+    // what the migrated database records about its instance, for the public-state thread's check
+    CompletableFuture<InstanceIdentity.DatabaseFacts> databaseFacts = new CompletableFuture<>();
+    database.whenComplete((v, e) -> {
+      if (e != null) {
+        databaseFacts.completeExceptionally(e);
+      }
+    });
     onThread("startup-database", database, () -> {
       Database.prepare(config.database());
+      databaseFacts.complete(InstanceBinding.readDatabase(config.database()));
       database.complete(null);
     });
     CompletableFuture<StateSnapshot.Result> snapshot = new CompletableFuture<>();
@@ -56,9 +66,11 @@ public final class Startup {
       Logger log = LoggerFactory.getLogger(Startup.class);
       TomlCodec codec = new TomlCodec();
       Files.createDirectories(config.dataDir().resolve("media"));
-      DataRepository repository = FirstStartLock.around(config.dataDir(), () -> DataRepository.openOrInit(
-          config.dataRepo(), config.dataBranch(), Sheet.templates(),
-          new Attribution(config.noreplyDomain()).ident(Actor.SYSTEM, Instant.now())));
+      // one database, one data repository (InstanceIdentity): a repository without an id waits here
+      // for the database's facts; one with an id is checked once both are read
+      InstanceBinding.Opened opened = FirstStartLock.around(config.dataDir(), () -> InstanceBinding.open(config,
+          new Attribution(config.noreplyDomain()).ident(Actor.SYSTEM, Instant.now()), () -> join(databaseFacts)));
+      DataRepository repository = opened.repository();
       PublicStateLoader.Loaded loaded;
       try {
         long t0 = System.nanoTime();
@@ -66,6 +78,9 @@ public final class Startup {
         log.info("Public state loaded: {} records at {} {} in {} ms", loaded.state().records(),
             loaded.state().commit() == null ? "(none)" : loaded.state().commit().substring(0, 12), loaded.how(),
             (System.nanoTime() - t0) / 1_000_000);
+        if (opened.confirmLater()) {
+          InstanceBinding.confirm(config, opened, join(databaseFacts));
+        }
       } catch (RuntimeException e) {
         repository.close();
         throw e;
@@ -110,6 +125,15 @@ public final class Startup {
 
   Future<PublicData> publicData(Context context) {
     return Future.fromCompletionStage(publicData, context);
+  }
+
+  /** The future's value, waiting for it; its failure as thrown, not wrapped. */
+  private static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
   }
 
   /** Blocking start-up work that may throw. */

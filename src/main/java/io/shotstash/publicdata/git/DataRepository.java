@@ -92,6 +92,40 @@ public final class DataRepository implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens the existing bare repository at {@code dir} only to read it: unlike {@link #openOrInit}
+     * it changes nothing (no sheet files, HEAD left as it is), so a start that then refuses
+     * (io.shotstash.app.InstanceIdentity) leaves the repository exactly as it found it.
+     */
+    public static DataRepository openToRead(Path dir, String branch) {
+        return new DataRepository(openBare(Objects.requireNonNull(dir, "dir")), Objects.requireNonNull(branch, "branch"));
+    }
+
+    /** Whether {@code dir} is missing or an empty folder: {@link #openOrInit} would then create the repository. */
+    public static boolean isMissingOrEmpty(Path dir) {
+        if (!Files.exists(dir)) {
+            return true;
+        }
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.findAny().isEmpty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+
+    /** Whether {@code commit}'s tree has a folder at {@code path}; false for a {@code null} commit. */
+    public boolean hasFolder(ObjectId commit, String path) {
+        if (commit == null) {
+            return false;
+        }
+        try (ObjectReader reader = repo.newObjectReader();
+                TreeWalk walk = TreeWalk.forPath(reader, path, treeOf(reader, commit))) {
+            return walk != null && FileMode.TREE.equals(walk.getRawMode(0));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path + " at " + commit.name(), e);
+        }
+    }
+
     /** The underlying JGit repository, e.g. for a {@link GitTreeWriter}. */
     public Repository repository() {
         return repo;
@@ -209,17 +243,6 @@ public final class DataRepository implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- opening
-
-    private static boolean isMissingOrEmpty(Path dir) {
-        if (!Files.exists(dir)) {
-            return true;
-        }
-        try (Stream<Path> children = Files.list(dir)) {
-            return children.findAny().isEmpty();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
-        }
-    }
 
     private static Repository initBare(Path dir, String branch) {
         try {
