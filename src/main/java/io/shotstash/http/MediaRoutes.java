@@ -17,13 +17,20 @@ import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
+import java.util.Set;
 
 /**
- * The media library over HTTP: {@code POST /api/v1/files} (a raw, streamed upload; editors and up)
+ * The media library over HTTP: {@code POST /api/v1/files?folderId=} (a raw, streamed upload into a
+ * folder; editors and up)
  * and the downloads {@code GET|HEAD /media/o/:fileId} (originals) and {@code /media/p/:versionId}
  * (processed versions), with Range, for any signed-in person.
  */
 final class MediaRoutes {
+  /** Bodies a browser form or {@code curl -F}/{@code -d} sends: never the file itself. */
+  private static final Set<String> FORM_TYPES = Set.of("multipart/form-data", "application/x-www-form-urlencoded");
+  private static final String RAW_BYTES = "Send the file's raw bytes as the body (curl --data-binary @clip.mp4), "
+      + "not a form: its media type in Content-Type, its name in X-File-Name";
+
   private final Vertx vertx;
   private final HttpServices services;
   private final Storage storage;
@@ -68,11 +75,21 @@ final class MediaRoutes {
       problems.add("X-File-Name", "must be a file name of 1 to 255 characters, without / or control characters");
     }
     String mediaType = contentType == null ? null : contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    if (FORM_TYPES.contains(mediaType)) {
+      // a form (curl -F, or -d without a type) would be stored as one file of form bytes, named and
+      // typed wrongly: say how to send the file instead
+      throw new ApiError(422, "validation_failed", RAW_BYTES,
+          new JsonObject().put("Content-Type", mediaType + " is not accepted: " + RAW_BYTES), null).toException();
+    }
     if (mediaType == null || !mediaType.matches("[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*")) {
       problems.add("Content-Type", "must be the file's media type, e.g. video/mp4");
     }
     String folderId = req.getParam("folderId");
-    if (folderId != null && !Ids.isUuid(folderId)) {
+    if (folderId == null || folderId.isEmpty()) {
+      // the library lists files by folder (GraphQL folders, the jobs view): a file outside every
+      // folder could be uploaded but never found again
+      problems.add("folderId", "required: create a folder first (GraphQL createFolder) and pass its id");
+    } else if (!Ids.isUuid(folderId)) {
       problems.add("folderId", "no such folder");
     }
     long limit = services.config().maxUploadBytes();
@@ -82,9 +99,8 @@ final class MediaRoutes {
       throw ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB").toException();
     }
     problems.throwIfAny();
-    Future<Void> folderOk = folderId == null ? Future.succeededFuture()
-        : library(LibraryVerticle.Actions.FOLDER, new JsonObject().put("id", folderId)).<Void>mapEmpty()
-            .recover(err -> Future.failedFuture(ApiError.validation("folderId", "no such folder").toException()));
+    Future<Void> folderOk = library(LibraryVerticle.Actions.FOLDER, new JsonObject().put("id", folderId)).<Void>mapEmpty()
+        .recover(err -> Future.failedFuture(ApiError.validation("folderId", "no such folder").toException()));
     String fileId = Ids.uuid7();
     String key = Storage.originalKey(fileId);
     return folderOk

@@ -22,6 +22,8 @@ import java.util.Map;
  * The staff screens, served by the app itself from {@code webroot/} in the jar (plain HTML, one CSS
  * file and JavaScript modules; no build step):
  * <ul>
+ *   <li>{@code GET /}: the start page ({@link HomePage}): how to finish setup, a way to sign in, or the
+ *       screens the signed-in person can use;</li>
  *   <li>{@code GET /login}: the sign-in page (password and GitHub), for everyone;</li>
  *   <li>{@code GET /admin/members}: the members desk, for signed-in staff and administrators only;
  *       everyone else gets the site's 404 page, so the page tells nobody else that it exists;</li>
@@ -46,16 +48,20 @@ final class PagesRoutes {
   private static final String ASSET_PREFIX = "/assets/";
   private static final String IMMUTABLE = "public, max-age=31536000, immutable";
 
+  private final HttpServices services;
   private final Callers callers;
+  private final HomePage home;
   private final byte[] login;
   private final byte[] members;
   private final byte[] jobs;
   private final byte[] notFound;
 
   PagesRoutes(HttpServices services, Callers callers) {
+    this.services = services;
     this.callers = callers;
     Site site = Site.INSTANCE;
     boolean github = services.config().github().signInEnabled();
+    this.home = new HomePage(new String(site.page("index.html", github), StandardCharsets.UTF_8));
     this.login = site.page("login.html", github);
     this.members = site.page("admin/members.html", github);
     this.jobs = site.page("admin/jobs.html", github);
@@ -63,12 +69,27 @@ final class PagesRoutes {
   }
 
   void mount(Router router) {
+    router.get("/").handler(callers::resolve).handler(this::home);
     router.get("/login").handler(ctx -> page(ctx, 200, login));
     router.get("/admin/members").handler(callers::resolve).handler(this::members);
     router.get(JOBS_PATH).handler(callers::resolve).handler(this::jobs);
     router.get(ASSET_PREFIX + "*").handler(this::asset);
     // whatever no route took: the API's envelope under /api and /media, the site's 404 page elsewhere
     router.errorHandler(404, this::notFound);
+  }
+
+  private void home(RoutingContext ctx) {
+    ctx.request().resume();
+    if (!services.publicState().current().setupDone()) {
+      // a first visit before setup is not an error: say how to finish it
+      String origin = callers.siteOrigin(ctx); // null only for a request without a Host header
+      page(ctx, 200, home.setup(origin != null ? origin : "http://localhost:" + services.config().httpPort(),
+          services.config().setupToken() != null));
+    } else if (Callers.actor(ctx) instanceof Actor.Member m) {
+      page(ctx, 200, home.member(m.fullName(), m.slug(), m.level()));
+    } else {
+      page(ctx, 200, home.anonymous());
+    }
   }
 
   private void members(RoutingContext ctx) {

@@ -185,6 +185,8 @@ final class BenchSupport {
     final Path logFile;
     final WebClient client;
     String adminToken;
+    /** The folder the bench's uploads go to (an upload needs one), made at the first ask. */
+    private String folder;
 
     AppProcess(Vertx clientVertx, Path jar, Path work, String name, List<String> jvmArgs) throws Exception {
       db = TestDatabase.create();
@@ -247,6 +249,14 @@ final class BenchSupport {
 
     String baseUrl() {
       return "http://127.0.0.1:" + port;
+    }
+
+    /** The id of a folder for uploads, as the administrator (after {@link #setupAndLogin()}). */
+    String folderId() {
+      if (folder == null) {
+        folder = io.shotstash.testing.Folders.create(client, adminToken, "bench inputs");
+      }
+      return folder;
     }
 
     /** First-run setup (an administrator), then a bearer token for her. */

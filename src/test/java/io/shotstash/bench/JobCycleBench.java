@@ -290,7 +290,7 @@ final class JobCycleBench {
   private void prepareSources() throws Exception {
     for (int i = 1; i <= 4; i++) {
       HttpResponse<Buffer> r = app.client.post("/api/v1/files").bearerTokenAuthentication(app.adminToken)
-          .putHeader("X-File-Name", "tiny-" + i + ".txt").putHeader("Content-Type", "text/plain")
+          .addQueryParam("folderId", app.folderId()).putHeader("X-File-Name", "tiny-" + i + ".txt").putHeader("Content-Type", "text/plain")
           .sendBuffer(Buffer.buffer("tiny input " + i + "\n")).await();
       if (r.statusCode() != 201) {
         throw new IllegalStateException("upload failed: " + r.statusCode() + " " + r.bodyAsString());

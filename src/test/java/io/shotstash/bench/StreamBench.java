@@ -242,11 +242,12 @@ final class StreamBench {
   private String upload(AppProcess app, Path source) throws Exception {
     phase = "upload";
     Path answer = work.resolve("upload-answer.json");
+    String url = app.baseUrl() + "/api/v1/files?folderId=" + app.folderId();
     double fsyncBefore = appFsyncSeconds(app);
     startCpu();
     double[] r = curl("-X", "POST", "-T", source.toString(), "-o", answer.toString(),
         "-H", "Authorization: Bearer " + app.adminToken, "-H", "X-File-Name: big.bin",
-        "-H", "Content-Type: application/octet-stream", app.baseUrl() + "/api/v1/files");
+        "-H", "Content-Type: application/octet-stream", url);
     stopCpu("app upload `POST /api/v1/files`");
     if (r[0] != 201) {
       throw new IllegalStateException("upload answered " + (int) r[0] + ": " + Files.readString(answer));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shotstash.db.Database;
 import io.shotstash.testing.ClusterNodes;
 import io.shotstash.testing.ClusterNodes.Node;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.HttpWorker;
 import io.shotstash.testing.VoteStream;
 import io.shotstash.testing.VoteStream.Attempt;
@@ -475,8 +476,10 @@ class ClusterIT {
   }
 
   private String upload(Node node, String name) {
+    // a folder of the node's own: an upload needs one, and the folder write goes through that node too
+    String folder = Folders.create(node.http, admin, "inputs of " + name);
     HttpResponse<Buffer> r = node.http.post("/api/v1/files").bearerTokenAuthentication(admin)
-        .putHeader("Content-Type", "text/plain").putHeader("X-File-Name", name)
+        .addQueryParam("folderId", folder).putHeader("Content-Type", "text/plain").putHeader("X-File-Name", name)
         .sendBuffer(Buffer.buffer("the content of " + name, StandardCharsets.UTF_8.name())).await();
     assertThat(r.statusCode()).as("upload: %s", r.bodyAsString()).isEqualTo(201);
     return r.bodyAsJsonObject().getJsonObject("data").getString("id");

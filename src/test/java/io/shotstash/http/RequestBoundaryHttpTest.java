@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.shotstash.db.Database;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.TestApp;
@@ -28,11 +29,14 @@ class RequestBoundaryHttpTest {
   static final String BOUNCE_SECRET = "bounce-secret-0123456789-0123456789";
   static TestApp app;
   static String admin;
+  /** The folder every upload goes to (an upload needs one). */
+  static String folder;
 
   @BeforeAll
   static void start() {
     app = TestApp.start(Map.of("SHOTSTASH_BOUNCE_SECRET", BOUNCE_SECRET));
     admin = app.setupAndLogin();
+    folder = Folders.create(app.client(), admin, "inputs");
   }
 
   @AfterAll
@@ -163,7 +167,7 @@ class RequestBoundaryHttpTest {
   void aClientThatDropsItsUploadHalfwayIsLoggedAtInfoNotError() throws Exception {
     try (LogCapture log = LogCapture.start()) {
       try (RawHttp raw = new RawHttp(app.port())) {
-        raw.send("POST /api/v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
+        raw.send("POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
             + "Content-Type: video/mp4\r\nX-File-Name: cut.mp4\r\nContent-Length: 1000000\r\n"
             + "Expect: 100-continue\r\n\r\n");
         assertThat(raw.read().status()).as("the upload's checks passed").isEqualTo(100);
@@ -186,7 +190,7 @@ class RequestBoundaryHttpTest {
   /** {@code POST /api/v1/files} with the name's bytes written into the header as they are. */
   static RawHttp.Response uploadNamed(byte[] name) throws Exception {
     java.io.ByteArrayOutputStream req = new java.io.ByteArrayOutputStream();
-    req.write(("POST /api/v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
+    req.write(("POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
         + "Content-Type: video/mp4\r\nContent-Length: 5\r\nX-File-Name: ").getBytes(StandardCharsets.US_ASCII));
     req.write(name);
     req.write("\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));

@@ -2,6 +2,7 @@ package io.shotstash.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.UpgradeRejectedException;
@@ -32,14 +33,16 @@ class SessionCookieHttpTest {
   static TestApp proxied;
   /** Trusts a proxy range the test's requests do not come from. */
   static TestApp otherProxy;
+  /** A folder of each app's for the uploads (an upload needs one). */
+  static final Map<TestApp, String> folders = new java.util.HashMap<>();
 
   @BeforeAll
   static void start() {
     behindTls = TestApp.start(Map.of("SHOTSTASH_PUBLIC_ORIGIN", PUBLIC, "SHOTSTASH_GITHUB_CLIENT_ID", "id",
         "SHOTSTASH_GITHUB_CLIENT_SECRET", "secret"));
-    behindTls.setupAndLogin();
+    folders.put(behindTls, Folders.create(behindTls.client(), behindTls.setupAndLogin(), "uploads"));
     proxied = TestApp.start(Map.of("SHOTSTASH_TRUSTED_PROXIES", "10.9.0.0/16, 127.0.0.1"));
-    proxied.setupAndLogin();
+    folders.put(proxied, Folders.create(proxied.client(), proxied.setupAndLogin(), "uploads"));
     otherProxy = TestApp.start(Map.of("SHOTSTASH_TRUSTED_PROXIES", "10.9.0.0/16"));
     otherProxy.setupAndLogin();
   }
@@ -77,7 +80,8 @@ class SessionCookieHttpTest {
   }
 
   static int upload(TestApp app, String cookieHeader, String origin) {
-    return app.client().post("/api/v1/files").putHeader("Cookie", cookieHeader).putHeader("Origin", origin)
+    return app.client().post("/api/v1/files").addQueryParam("folderId", folders.get(app))
+        .putHeader("Cookie", cookieHeader).putHeader("Origin", origin)
         .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
         .sendBuffer(Buffer.buffer("bytes")).await().statusCode();
   }
@@ -147,7 +151,8 @@ class SessionCookieHttpTest {
     String token = value(viaTls);
     String cookie = "__Host-shotstash_session=" + token;
     // the site's origin is https://<Host> now
-    assertThat(proxied.client().post("/api/v1/files").putHeader("X-Forwarded-Proto", "https").putHeader("Cookie", cookie)
+    assertThat(proxied.client().post("/api/v1/files").addQueryParam("folderId", folders.get(proxied))
+        .putHeader("X-Forwarded-Proto", "https").putHeader("Cookie", cookie)
         .putHeader("Origin", "https://127.0.0.1:" + proxied.port()).putHeader("Content-Type", "video/mp4")
         .putHeader("X-File-Name", "clip.mp4").sendBuffer(Buffer.buffer("bytes")).await().statusCode()).isEqualTo(201);
     // the same proxy passing plain HTTP: the cookie as it always was

@@ -3,6 +3,7 @@ package io.shotstash.media;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.db.Database;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawUpload;
 import io.shotstash.testing.SmallDisk;
 import io.shotstash.testing.TestApp;
@@ -33,12 +34,15 @@ class FullDiskUploadTest {
   static SmallDisk disk;
   static TestApp app;
   static String admin;
+  /** The folder every upload goes to (an upload needs one). */
+  static String folder;
 
   @BeforeAll
   static void start() {
     disk = SmallDisk.mount(48);
     app = disk.startApp(Map.of());
     admin = app.setupAndLogin();
+    folder = Folders.create(app.client(), admin, "inputs");
   }
 
   @AfterAll
@@ -75,7 +79,8 @@ class FullDiskUploadTest {
 
   static HttpResponse<Buffer> smallUpload(String name, Buffer bytes) {
     return app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .putHeader("Content-Type", "text/plain").putHeader("X-File-Name", name).sendBuffer(bytes).await();
+        .addQueryParam("folderId", folder).putHeader("Content-Type", "text/plain").putHeader("X-File-Name", name)
+        .sendBuffer(bytes).await();
   }
 
   @Test
@@ -85,7 +90,7 @@ class FullDiskUploadTest {
     long free = disk.usableBytes();
 
     // streamed (not a small declared body): 16 MiB more than the disk holds
-    RawUpload.Answer a = RawUpload.send(app.port(), "POST", "/api/v1/files", Map.of(
+    RawUpload.Answer a = RawUpload.send(app.port(), "POST", "/api/v1/files?folderId=" + folder, Map.of(
         "Authorization", "Bearer " + admin, "Content-Type", "video/mp4", "X-File-Name", "too-big.mp4"), free + 16 * MIB);
 
     assertInsufficientStorage(a.status(), a.header("Retry-After"), new JsonObject(a.body()));

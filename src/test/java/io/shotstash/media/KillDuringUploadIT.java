@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.ClusterNodes;
 import io.shotstash.testing.ClusterNodes.Node;
+import io.shotstash.testing.Folders;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -40,6 +41,8 @@ class KillDuringUploadIT {
   static ClusterNodes app;
   static Node node;
   static String admin;
+  /** The folder every upload goes to (an upload needs one). */
+  static String folder;
 
   @BeforeAll
   static void start() {
@@ -48,6 +51,7 @@ class KillDuringUploadIT {
         List.of("-Xmx256m"), false);
     admin = app.startFirst(Duration.ofSeconds(90));
     node = app.node(0);
+    folder = Folders.create(node.http, admin, "inputs");
   }
 
   @AfterAll
@@ -126,7 +130,7 @@ class KillDuringUploadIT {
     long originalsBefore = filesIn("originals");
     ExecutorService thread = Executors.newSingleThreadExecutor();
     try {
-      streamUntilBroken(thread, "POST /api/v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + admin
+      streamUntilBroken(thread, "POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + admin
           + "\r\nContent-Type: video/mp4\r\nX-File-Name: big.mp4\r\n", GIB);
       killOnceWritten(64L << 20);
     } finally {
@@ -146,7 +150,7 @@ class KillDuringUploadIT {
             .put("kinds", new JsonArray().add(kind)).put("contract", 1))).await().bodyAsJsonObject();
     String token = reg.getString("token");
     HttpResponse<Buffer> up = node.http.post("/api/v1/files").bearerTokenAuthentication(admin)
-        .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "small.mp4")
+        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "small.mp4")
         .sendBuffer(Buffer.buffer("a small input")).await();
     assertThat(up.statusCode()).as(up.bodyAsString()).isEqualTo(201);
     String fileId = up.bodyAsJsonObject().getJsonObject("data").getString("id");

@@ -7,6 +7,7 @@ import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Requests;
 import io.shotstash.db.Database;
 import io.shotstash.media.LibraryVerticle;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
 import io.shotstash.testing.TestDatabase;
 import io.vertx.core.Future;
@@ -43,6 +44,8 @@ final class PipelineHarness implements AutoCloseable {
   final TestApp app;
   final String adminToken;
   private final List<WebClient> clients = new ArrayList<>();
+  /** The folder uploads go to (an upload needs one), made at the first upload. */
+  private String folder;
 
   private PipelineHarness(TestDatabase db, Map<String, String> settings) {
     Map<String, String> env = new HashMap<>(settings);
@@ -200,8 +203,11 @@ final class PipelineHarness implements AutoCloseable {
 
   /** Uploads a small file over HTTP as the administrator; returns its id. */
   String upload(String name, String contentType, String content) {
+    if (folder == null) {
+      folder = Folders.create(app.client(), adminToken, "inputs");
+    }
     HttpResponse<Buffer> r = app.client().post("/api/v1/files").bearerTokenAuthentication(adminToken)
-        .putHeader("Content-Type", contentType).putHeader("X-File-Name", name)
+        .addQueryParam("folderId", folder).putHeader("Content-Type", contentType).putHeader("X-File-Name", name)
         .sendBuffer(Buffer.buffer(content, StandardCharsets.UTF_8.name())).await();
     assertThat(r.statusCode()).as("upload: %s", r.bodyAsString()).isEqualTo(201);
     return r.bodyAsJsonObject().getJsonObject("data").getString("id");

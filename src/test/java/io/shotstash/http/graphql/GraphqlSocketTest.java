@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -298,6 +299,7 @@ class GraphqlSocketTest {
             .put("version", "1.0.0").put("kinds", new JsonArray().add(kind)).put("contract", 1))).await();
     assertThat(reg.statusCode()).as(reg.bodyAsString()).isEqualTo(201);
     HttpResponse<Buffer> up = http.post("/api/v1/files").bearerTokenAuthentication(token)
+        .addQueryParam("folderId", Folders.create(http, token, "socket"))
         .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
         .sendBuffer(Buffer.buffer("not really a video".getBytes(StandardCharsets.UTF_8))).await();
     assertThat(up.statusCode()).as(up.bodyAsString()).isEqualTo(201);

@@ -2,6 +2,7 @@ package io.shotstash.http.graphql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocketClient;
@@ -31,6 +32,8 @@ class GraphqlTest {
   static String admin;
   static String editor;
   static String user;
+  /** The folder uploads go to when a test does not care which (an upload needs one). */
+  static String library;
 
   @BeforeAll
   static void start() {
@@ -41,6 +44,7 @@ class GraphqlTest {
     app.createPerson(admin, "uma", "user", "user password 123");
     editor = app.login("eddie", "editor password 123");
     user = app.login("uma", "user password 123");
+    library = Folders.create(http, editor, "Library");
   }
 
   @AfterAll
@@ -83,17 +87,14 @@ class GraphqlTest {
 
   static String upload(String token, String name, String type, byte[] bytes, String folderId) {
     HttpRequest<Buffer> req = http.post("/api/v1/files").bearerTokenAuthentication(token)
-        .putHeader("Content-Type", type).putHeader("X-File-Name", name);
-    if (folderId != null) {
-      req.addQueryParam("folderId", folderId);
-    }
+        .putHeader("Content-Type", type).putHeader("X-File-Name", name).addQueryParam("folderId", folderId);
     HttpResponse<Buffer> r = req.sendBuffer(Buffer.buffer(bytes)).await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
     return r.bodyAsJsonObject().getJsonObject("data").getString("id");
   }
 
   static String uploadVideo() {
-    return upload(editor, "clip.mp4", "video/mp4", "not really a video".getBytes(StandardCharsets.UTF_8), null);
+    return upload(editor, "clip.mp4", "video/mp4", "not really a video".getBytes(StandardCharsets.UTF_8), library);
   }
 
   static JsonObject enqueue(String token, String fileId, String kind) {
@@ -273,7 +274,7 @@ class GraphqlTest {
 
   @Test
   void kindsMustExistAndApply() {
-    String textId = upload(editor, "readme.txt", "text/plain", "text".getBytes(StandardCharsets.UTF_8), null);
+    String textId = upload(editor, "readme.txt", "text/plain", "text".getBytes(StandardCharsets.UTF_8), library);
     assertThat(code(enqueue(editor, textId, "acme/never-registered"))).isEqualTo("KIND_UNKNOWN");
     assertThat(code(enqueue(editor, textId, "Not A Kind"))).isEqualTo("KIND_UNKNOWN");
     assertThat(code(enqueue(editor, textId, "shotstash/proxy-720p"))).isEqualTo("KIND_NOT_APPLICABLE");
@@ -415,7 +416,7 @@ class GraphqlTest {
     JsonObject reg = registerWorker("gql-probe-" + UUID.randomUUID(), kind);
     String workerToken = reg.getString("token");
     byte[] input = "some footage".getBytes(StandardCharsets.UTF_8);
-    String fileId = upload(editor, "take.mov", "video/quicktime", input, null);
+    String fileId = upload(editor, "take.mov", "video/quicktime", input, library);
     String jobId = data(enqueue(editor, fileId, kind)).getJsonObject("enqueueJob").getString("id");
 
     try (TransportClient socket = socket(Map.of())) {

@@ -139,8 +139,47 @@ class PagesHttpTest {
   }
 
   @Test
+  void theStartPageOffersSignInToAnonymousCallers() {
+    for (String session : new String[] {null, "not-a-session"}) {
+      String html = page(get("/", session), 200);
+      assertThat(html).contains("<title>Welcome · Shotstash</title>").contains("href=\"/login?return=/\"")
+          .doesNotContain("/admin/members").doesNotContain("/admin/jobs");
+    }
+  }
+
+  @Test
+  void theStartPageListsTheScreensEachLevelReaches() {
+    String forUser = page(get("/", user), 200);
+    assertThat(forUser).contains("<title>Home · Shotstash</title>").contains("Hello, Person uli-user")
+        .contains("Signed in as @uli-user (user).").contains("href=\"/admin/jobs\"").contains("href=\"/graphiql\"")
+        .contains("to look at and download").doesNotContain("/admin/members");
+    assertThat(page(get("/", editor), 200)).contains("queue and cancel jobs").doesNotContain("/admin/members");
+    assertThat(page(get("/", staff), 200)).contains("href=\"/admin/members\"").contains("href=\"/admin/jobs\"")
+        .doesNotContain("the workers");
+    assertThat(page(get("/", admin), 200)).contains("href=\"/admin/members\"").contains("the workers and the pipeline")
+        .contains("Signed in as @ada (administrator).");
+    // a bearer session counts as well as the cookie
+    assertThat(page(http.get("/").bearerTokenAuthentication(staff).send().await(), 200)).contains("/admin/members");
+  }
+
+  @Test
+  void beforeSetupTheStartPageSaysHowToFinishIt() {
+    try (TestApp fresh = TestApp.start()) {
+      HttpResponse<Buffer> r = fresh.client().get("/").putHeader("Accept", "text/html").send().await();
+      String html = page(r, 200);
+      assertThat(html).contains("<title>Finish setup · Shotstash</title>")
+          .contains("curl -X POST http://127.0.0.1:" + fresh.port() + "/api/setup")
+          .contains("X-Setup-Token: &lt;setup token&gt;")
+          // TestApp sets SHOTSTASH_SETUP_TOKEN (the token printed in the log is ReadmeCommandsIT's case)
+          .contains("<code>SHOTSTASH_SETUP_TOKEN</code>").doesNotContain("/admin/members");
+      // the API meanwhile still answers that setup is required
+      assertThat(fresh.client().get("/api/auth/me").send().await().statusCode()).isEqualTo(503);
+    }
+  }
+
+  @Test
   void unknownPagesGetTheSitesNotFoundPage() {
-    for (String path : List.of("/", "/nope", "/admin", "/admin/", "/admin/members/extra", "/admin/other", "/login/x",
+    for (String path : List.of("/nope", "/admin", "/admin/", "/admin/members/extra", "/admin/other", "/login/x",
         "/assets", "/favicon.ico", "/people/jane")) {
       notFoundPage(get(path, null));
       notFoundPage(get(path, staff));
@@ -162,7 +201,8 @@ class PagesHttpTest {
 
   @Test
   void pagesLoadOnlyTheSitesOwnScriptsAndStylesAndNothingInline() {
-    List<String> htmls = List.of(page(get("/login", null), 200), page(get("/admin/members", staff), 200),
+    List<String> htmls = List.of(page(get("/", null), 200), page(get("/", admin), 200),
+        page(get("/login", null), 200), page(get("/admin/members", staff), 200),
         page(get("/admin/jobs", user), 200), notFoundPage(get("/nope", null)));
     for (String html : htmls) {
       Matcher scripts = Pattern.compile("<script([^>]*)>(.*?)</script>", Pattern.DOTALL).matcher(html);

@@ -8,6 +8,7 @@ import io.shotstash.db.Database;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawUpload;
 import io.shotstash.testing.SmallDisk;
 import io.shotstash.testing.TestApp;
@@ -40,12 +41,15 @@ class FullDiskOutputTest {
   static SmallDisk disk;
   static TestApp app;
   static String admin;
+  /** The folder every upload goes to (an upload needs one). */
+  static String folder;
 
   @BeforeAll
   static void start() {
     disk = SmallDisk.mount(48);
     app = disk.startApp(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
     admin = app.setupAndLogin();
+    folder = Folders.create(app.client(), admin, "inputs");
   }
 
   @AfterAll
@@ -67,7 +71,7 @@ class FullDiskOutputTest {
     ContractWorker w = new ContractWorker(app, BOOT, ContractWorker.manifest(name, kind));
     assertThat(w.register().status()).isEqualTo(201);
     HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
+        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
         .sendBuffer(Buffer.buffer("not really a video")).await();
     assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
     String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");

@@ -12,6 +12,7 @@ import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.Kinds;
 import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.ContractWorker;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.TestApp;
@@ -61,11 +62,14 @@ class WorkerContractTest {
 
   static TestApp app;
   static String admin;
+  /** The folder every upload goes to (an upload needs one). */
+  static String folder;
 
   @BeforeAll
   static void start() {
     app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
     admin = app.setupAndLogin();
+    folder = Folders.create(app.client(), admin, "inputs");
   }
 
   @AfterAll
@@ -132,7 +136,8 @@ class WorkerContractTest {
 
   static String upload(byte[] content, String mimeType, String name) {
     HttpResponse<Buffer> r = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .putHeader("Content-Type", mimeType).putHeader("X-File-Name", name).sendBuffer(Buffer.buffer(content)).await();
+        .addQueryParam("folderId", folder).putHeader("Content-Type", mimeType).putHeader("X-File-Name", name)
+        .sendBuffer(Buffer.buffer(content)).await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
     return r.bodyAsJsonObject().getJsonObject("data").getString("id");
   }

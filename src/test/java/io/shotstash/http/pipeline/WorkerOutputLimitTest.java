@@ -9,6 +9,7 @@ import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.OutputRules;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -43,11 +44,14 @@ class WorkerOutputLimitTest {
 
   static TestApp app;
   static String admin;
+  /** The folder every upload goes to (an upload needs one). */
+  static String folder;
 
   @BeforeAll
   static void start() {
     app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT, "SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", "1"));
     admin = app.setupAndLogin();
+    folder = Folders.create(app.client(), admin, "inputs");
   }
 
   @AfterAll
@@ -63,7 +67,7 @@ class WorkerOutputLimitTest {
     ContractWorker w = new ContractWorker(app, BOOT, ContractWorker.manifest(name, kind));
     assertThat(w.register().status()).isEqualTo(201);
     HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
+        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
         .sendBuffer(Buffer.buffer("not really a video")).await();
     assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
     String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -22,10 +23,11 @@ import java.util.concurrent.TimeUnit;
 final class AppSteps {
   private AppSteps() {}
 
-  /** POST /api/v1/files with the raw bytes; answers the file id. */
+  /** POST /api/v1/files with the raw bytes, into a new folder (an upload needs one); answers the file id. */
   static String upload(TestApp app, String session, Path input, String name) throws IOException {
+    String folder = Folders.create(app.client(), session, "footage");
     HttpResponse<Buffer> r = app.client().post("/api/v1/files").bearerTokenAuthentication(session)
-        .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", name)
+        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", name)
         .sendBuffer(Buffer.buffer(Files.readAllBytes(input))).await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
     return r.bodyAsJsonObject().getJsonObject("data").getString("id");
