@@ -69,8 +69,11 @@ public final class LocalStorage implements Storage {
    * file system's journal) and little left at the end.
    */
   static final long FLUSH_EVERY = 64L << 20;
-  /** Bytes of a streamed body gathered into one write to its file. */
-  static final int WRITE_BATCH = 1 << 20;
+  /**
+   * Bytes of a streamed body gathered into one write to its file. With the file's write queue at
+   * twice this, one upload holds at most about 768 KiB of heap however fast it arrives.
+   */
+  static final int WRITE_BATCH = 256 << 10;
 
   public LocalStorage(Vertx vertx, Path root) throws IOException {
     this(vertx, root, Metrics.registry());
@@ -303,9 +306,9 @@ public final class LocalStorage implements Storage {
     // The body arrives in chunks of a few KiB, and each write to the file is a hop to a worker
     // thread and a system call: chunks are gathered into writes of WRITE_BATCH bytes (at most that
     // much is held per upload, on top of what the file's write queue holds).
-    Buffer[] batch = {Buffer.buffer(WRITE_BATCH)};
-    // room for a few batches in flight, so the socket is read while the previous batch is written
-    file.setWriteQueueMaxSize(4 * WRITE_BATCH);
+    Buffer[] batch = {Buffer.buffer()};
+    // room for a batch in flight, so the socket is read while the previous batch is written
+    file.setWriteQueueMaxSize(2 * WRITE_BATCH);
     Consumer<Buffer> write = data -> {
       pending[0]++;
       handedOver[0] += data.length();
@@ -336,7 +339,7 @@ public final class LocalStorage implements Storage {
       batch[0].appendBuffer(chunk);
       if (batch[0].length() >= WRITE_BATCH) {
         Buffer full = batch[0];
-        batch[0] = Buffer.buffer(WRITE_BATCH);
+        batch[0] = Buffer.buffer();
         write.accept(full);
       }
       if (file.writeQueueFull()) {
