@@ -4,7 +4,6 @@ import io.shotstash.auth.Ids;
 import io.shotstash.auth.Tokens;
 import io.shotstash.bus.ActionDispatcher;
 import io.shotstash.bus.Addresses;
-import io.shotstash.bus.ApiError;
 import io.shotstash.db.Database;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
@@ -19,28 +18,22 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.RowSet;
-import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
-
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HexFormat;
-
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The job queue (address {@code pipeline.queue}): every rule of the worker contract and of queueing
  * jobs, over PostgreSQL. HTTP workers (through the HTTP verticle) and in-process workers send the
  * same JSON messages; bodies never travel here, only the storage keys they were streamed to.
- * Statements live in {@link PipelineSql}.
+ * Statements live in {@link PipelineSql}. The worker calls are batched: {@link Claims} answers
+ * {@code jobs/next}, {@link JobCalls} the calls about one job; each collects the calls that arrive
+ * while its statement is in flight and sends them as the next one ({@link Batcher}).
  *
  * <p>The node runs one instance on every event loop ({@link QueueLoops}). Each serves the shared
  * address and a node-local one that the callers on its own loop use, and owns its two pools, whose
@@ -52,7 +45,6 @@ import org.slf4j.LoggerFactory;
  * durably; a durable commit also flushes every earlier one.
  */
 public final class JobQueueVerticle extends VerticleBase {
-  private static final Logger log = LoggerFactory.getLogger(JobQueueVerticle.class);
   private static final HexFormat HEX = HexFormat.of();
 
   private final Supplier<Database.QueuePools> openPools;
@@ -67,6 +59,9 @@ public final class JobQueueVerticle extends VerticleBase {
   private Pool pool;
   private Pool asyncCommits;
   private String localAddress;
+  private JobEvents events;
+  private Claims claims;
+  private JobCalls calls;
 
   /** {@code openPools} makes this instance's own pools (Database.queuePools); it is called in start. */
   public JobQueueVerticle(Supplier<Database.QueuePools> openPools, QueueLoops loops, Storage storage,
@@ -85,6 +80,9 @@ public final class JobQueueVerticle extends VerticleBase {
     pools = openPools.get();
     pool = pools.durable();
     asyncCommits = pools.asyncCommits();
+    events = new JobEvents(vertx, storage);
+    claims = new Claims(asyncCommits, pool, signal, events);
+    calls = new JobCalls(pool, asyncCommits, events);
     vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_WORKERS_CHANGED, m -> workers.changed(m.body()));
     Thread loop = Thread.currentThread(); // start runs on this instance's event loop
     localAddress = QueueLoops.localAddress(loop);
@@ -257,191 +255,42 @@ public final class JobQueueVerticle extends VerticleBase {
         });
   }
 
-  // ---- the claim ----
+  // ---- the claim and the calls about one job (batched: Claims, JobCalls) ----
 
   private Future<JsonObject> next(JsonObject msg) {
-    UUID workerId = UUID.fromString(msg.getString("workerId"));
     List<String> kinds = msg.getJsonArray("kinds").stream().map(Object::toString).toList();
-    if (!signal.mightHaveWork(kinds, System.currentTimeMillis())) {
-      return Future.succeededFuture(new JsonObject()); // nothing claimable: PostgreSQL not asked
-    }
-    Map<String, Long> versions = signal.versions(kinds);
-    String claimToken = Tokens.random("");
-    String[] kindArray = kinds.toArray(String[]::new);
-    return asyncCommits.preparedQuery(PipelineSql.CLAIM)
-        .execute(Tuple.of(kindArray, workerId, Buffer.buffer(Tokens.sha256(claimToken))))
-        .compose(rows -> {
-          if (rows.size() == 0) {
-            return learnEmpty(kindArray, versions).map(v -> new JsonObject());
-          }
-          Row r = rows.iterator().next();
-          String jobId = r.getUUID("id").toString();
-          publishJob(jobId, r.getLong("seq"), JobStatus.CLAIMED.wire(), 0);
-          Object params = r.getValue("params");
-          return Future.succeededFuture(new JsonObject().put("job", new JsonObject()
-              .put("id", jobId).put("kind", r.getString("kind"))
-              .put("params", params instanceof JsonObject p ? p : new JsonObject())
-              .put("attempt", r.getInteger("attempts")).put("maxAttempts", r.getInteger("max_attempts"))
-              .put("claimToken", claimToken)
-              .put("input", new JsonObject().put("url", "/api/v1/pipeline/jobs/" + jobId + "/input")
-                  .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size")))));
-        });
-  }
-
-  private Future<Void> learnEmpty(String[] kinds, Map<String, Long> versions) {
-    return pool.preparedQuery(PipelineSql.NEXT_RUN_AFTER).execute(Tuple.of((Object) kinds)).map(rows -> {
-      Map<String, Long> earliest = new HashMap<>();
-      rows.forEach(r -> earliest.put(r.getString("kind"), r.getOffsetDateTime("run_after").toInstant().toEpochMilli()));
-      signal.learned(versions, earliest);
-      return null;
-    });
-  }
-
-  // ---- calls about one job ----
-
-  /** (job id, worker id, claim-token hash) of a job call. */
-  private record Claim(UUID job, UUID worker, Buffer tokenHash) {
-    static Claim of(JsonObject msg) {
-      return new Claim(UUID.fromString(msg.getString("jobId")), UUID.fromString(msg.getString("workerId")),
-          Buffer.buffer(Tokens.sha256(msg.getString("claimToken"))));
-    }
-
-    Tuple tuple(Object... more) {
-      Tuple t = Tuple.of(job, worker, tokenHash);
-      for (Object o : more) {
-        t.addValue(o);
-      }
-      return t;
-    }
-  }
-
-  /** The refusal when a holder check matched no row: JOB_NOT_FOUND, JOB_TERMINAL or CLAIM_STALE. */
-  private <T> Future<T> refusal(SqlConnection conn, Claim claim) {
-    return (conn == null ? pool.preparedQuery(PipelineSql.DIAGNOSE) : conn.preparedQuery(PipelineSql.DIAGNOSE))
-        .execute(claim.tuple()).compose(rows -> Future.failedFuture(refusalFor(rows).toException()));
-  }
-
-  private static ApiError refusalFor(RowSet<Row> rows) {
-    if (rows.size() == 0) {
-      return PipelineErrors.jobNotFound();
-    }
-    Row r = rows.iterator().next();
-    boolean holder = Boolean.TRUE.equals(r.getBoolean("holder"));
-    return holder && JobStatus.parse(r.getString("status")).isFinal() ? PipelineErrors.jobTerminal()
-        : PipelineErrors.claimStale();
+    return claims.next(new Claims.Next(UUID.fromString(msg.getString("workerId")), kinds));
   }
 
   private Future<JsonObject> input(JsonObject msg) {
-    Claim claim = Claim.of(msg);
-    return pool.preparedQuery(PipelineSql.INPUT).execute(claim.tuple()).compose(rows -> {
-      if (rows.size() == 0) {
-        return refusal(null, claim);
-      }
-      Row r = rows.iterator().next();
-      if (r.getValue("trashed_at") != null) {
-        return Future.failedFuture(PipelineErrors.fileNotFound().toException());
-      }
-      return Future.succeededFuture(new JsonObject().put("storageKey", r.getString("storage_key"))
-          .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size")));
-    });
+    return calls.input(JobCall.of(msg));
   }
 
   private Future<JsonObject> progress(JsonObject msg) {
-    Claim claim = Claim.of(msg);
-    int progress = msg.getInteger("progress");
-    return asyncCommits.preparedQuery(PipelineSql.PROGRESS).execute(claim.tuple(progress)).compose(rows -> {
-      if (rows.size() == 0) {
-        return refusal(null, claim);
-      }
-      Row r = rows.iterator().next();
-      publishJob(claim.job().toString(), r.getLong("seq"), r.getString("status"), r.getInteger("progress"));
-      return Future.succeededFuture(new JsonObject().put("status", r.getString("status"))
-          .put("progress", r.getInteger("progress")).put("seq", r.getLong("seq")));
-    });
+    return calls.progress(new JobCall.Progress(JobCall.of(msg), msg.getInteger("progress")));
   }
 
   /** An upload starts: the claim must hold; the lease moves (the upload may take long). */
   private Future<JsonObject> beginOutput(JsonObject msg) {
-    Claim claim = Claim.of(msg);
-    return asyncCommits.preparedQuery(PipelineSql.TOUCH_LEASE).execute(claim.tuple()).compose(rows -> rows.size() == 0
-        ? refusal(null, claim) : Future.succeededFuture(new JsonObject()));
+    return calls.beginOutput(JobCall.of(msg));
   }
 
   /** The output was streamed to {storageKey}; make it the claim's pending output (or delete it if refused). */
   private Future<JsonObject> recordOutput(JsonObject msg) {
-    Claim claim = Claim.of(msg);
-    String key = msg.getString("storageKey");
-    Tuple t = claim.tuple(UUID.fromString(msg.getString("versionId")), key, msg.getString("mimeType"),
-        msg.getString("ext"), msg.getLong("size"));
-    return pool.preparedQuery(PipelineSql.RECORD_OUTPUT).execute(t).compose(rows -> {
-      if (rows.size() == 0) {
-        return storage.delete(key).otherwiseEmpty().compose(v -> refusal(null, claim));
-      }
-      String previous = rows.iterator().next().getString("previous");
-      deleteQuietly(previous);
-      publishJobSeqOnly(claim.job());
-      return Future.succeededFuture(new JsonObject().put("versionId", msg.getString("versionId"))
-          .put("size", msg.getLong("size")).put("mimeType", msg.getString("mimeType")));
-    });
+    return calls.recordOutput(JobCall.Output.of(msg));
   }
 
-  /**
-   * complete: one call of {@code pipeline_complete} (PipelineSql.COMPLETE), which locks the file
-   * row, then the job row, and creates the version in the same transaction; its outcome becomes
-   * the contract's answer here.
-   */
+  /** complete; with {versionId, storageKey, mimeType, ext, size}, the output is recorded in the same statement first. */
   private Future<JsonObject> complete(JsonObject msg) {
-    Claim claim = Claim.of(msg);
-    return pool.preparedQuery(PipelineSql.COMPLETE).execute(claim.tuple()).compose(rows -> {
-      Row r = rows.iterator().next();
-      return switch (r.getString("outcome")) {
-        case "done" -> {
-          publishJob(claim.job().toString(), r.getLong("seq"), "done", 100);
-          yield Future.succeededFuture(new JsonObject().put("status", "done")
-              .put("versionId", r.getUUID("version_id").toString()));
-        }
-        case "output_dropped" -> {
-          // the row no longer points at the output: now it can go
-          deleteQuietly(r.getString("drop_key"));
-          publishJobSeqOnly(claim.job());
-          yield Future.failedFuture(PipelineErrors.fileGone().toException());
-        }
-        case "job_not_found" -> Future.failedFuture(PipelineErrors.jobNotFound().toException());
-        case "claim_stale" -> Future.failedFuture(PipelineErrors.claimStale().toException());
-        case "file_gone" -> Future.failedFuture(PipelineErrors.fileGone().toException());
-        case "job_terminal" -> Future.failedFuture(PipelineErrors.jobTerminal().toException());
-        case "output_missing" -> Future.failedFuture(PipelineErrors.outputMissing().toException());
-        default -> Future.failedFuture(new IllegalStateException("pipeline_complete answered " + r.getString("outcome")));
-      };
-    });
+    return calls.complete(JobCall.Complete.of(msg));
   }
 
   private Future<JsonObject> release(JsonObject msg) {
-    Claim claim = Claim.of(msg);
-    return pool.preparedQuery(PipelineSql.RELEASE).execute(claim.tuple()).compose(rows -> {
-      if (rows.size() == 0) {
-        return refusal(null, claim);
-      }
-      Row r = rows.iterator().next();
-      deleteQuietly(r.getString("previous"));
-      publishJob(claim.job().toString(), r.getLong("seq"), "queued", 0);
-      return Future.succeededFuture(new JsonObject().put("status", "queued").put("attempts", r.getInteger("attempts")));
-    });
+    return calls.release(JobCall.of(msg));
   }
 
   private Future<JsonObject> fail(JsonObject msg) {
-    Claim claim = Claim.of(msg);
-    boolean retryable = msg.getBoolean("retryable", false);
-    return pool.preparedQuery(PipelineSql.FAIL).execute(claim.tuple(retryable, msg.getString("error"))).compose(rows -> {
-      if (rows.size() == 0) {
-        return refusal(null, claim);
-      }
-      Row r = rows.iterator().next();
-      deleteQuietly(r.getString("previous"));
-      publishJob(claim.job().toString(), r.getLong("seq"), r.getString("status"), 0);
-      return Future.succeededFuture(new JsonObject().put("status", r.getString("status"))
-          .put("attempts", r.getInteger("attempts")).put("maxAttempts", r.getInteger("max_attempts")));
-    });
+    return calls.fail(new JobCall.Fail(JobCall.of(msg), msg.getBoolean("retryable", false), msg.getString("error")));
   }
 
   // ---- people ----
@@ -487,8 +336,8 @@ public final class JobQueueVerticle extends VerticleBase {
     return pool.preparedQuery(PipelineSql.CANCEL).execute(Tuple.of(id, msg.getString("error"))).compose(rows -> {
       if (rows.size() > 0) {
         Row r = rows.iterator().next();
-        deleteQuietly(r.getString("previous"));
-        publishJob(id.toString(), r.getLong("seq"), "cancelled", null);
+        events.deleteOrphan(r.getString("previous"));
+        events.updated(id.toString(), r.getLong("seq"), "cancelled", null);
       }
       return jobView(id);
     });
@@ -565,21 +414,6 @@ public final class JobQueueVerticle extends VerticleBase {
   }
 
   // ---- helpers ----
-
-  private void publishJob(String id, Long seq, String status, Integer progress) {
-    vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED,
-        new JsonObject().put("id", id).put("seq", seq).put("status", status).put("progress", progress));
-  }
-
-  private void publishJobSeqOnly(UUID id) {
-    vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED, new JsonObject().put("id", id.toString()));
-  }
-
-  private void deleteQuietly(String key) {
-    if (key != null) {
-      storage.delete(key).onFailure(err -> log.warn("could not delete an output no job owns; the sweeper will", err));
-    }
-  }
 
   static String iso(OffsetDateTime t) {
     return t == null ? null : t.toInstant().toString();

@@ -150,6 +150,61 @@ final class PipelineSql {
           + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
           + "RETURNING j.status, j.attempts, j.max_attempts, j.seq, old.previous";
 
+  // ---- batched calls (JobCalls; the functions are in migration V8) ----
+  // Each takes one array per argument, element i being call i, and answers one row per call with
+  // its number n (1-based) and its outcome. Every *_batch function locks the rows it touches up front,
+  // files then jobs, each by id (V8's header), then runs the calls in order: one statement, one commit.
+
+  /** GET input for many callers: a read, no lock. */
+  static final String INPUT_BATCH =
+      "SELECT n, outcome, storage_key, name, mime_type, size, trashed FROM pipeline_input_batch($1, $2, $3)";
+
+  /** The lease moves as uploads start (asynchronous commit, as a lease move may be forgotten). */
+  static final String TOUCH_BATCH = "SELECT n, outcome FROM pipeline_touch_batch($1, $2, $3)";
+
+  /** Progress reports (asynchronous commit). */
+  static final String PROGRESS_BATCH = "SELECT n, outcome, status, progress, seq FROM pipeline_progress_batch($1, $2, $3, $4)";
+
+  /** Uploaded outputs become their claims' pending outputs (durable). */
+  static final String RECORD_OUTPUT_BATCH =
+      "SELECT n, outcome, previous FROM pipeline_record_output_batch($1, $2, $3, $4, $5, $6, $7, $8)";
+
+  /** Completes, each optionally recording its output first (durable). */
+  static final String COMPLETE_BATCH =
+      "SELECT n, outcome, seq, version_id, drop_key, previous FROM pipeline_complete_batch($1, $2, $3, $4, $5, $6, $7, $8)";
+
+  /** Releases (durable). */
+  static final String RELEASE_BATCH = "SELECT n, outcome, attempts, seq, previous FROM pipeline_release_batch($1, $2, $3)";
+
+  /** Fails (durable). */
+  static final String FAIL_BATCH =
+      "SELECT n, outcome, status, attempts, max_attempts, seq, previous FROM pipeline_fail_batch($1, $2, $3, $4, $5)";
+
+  /**
+   * Claims for many callers that run the same kinds ($1), one job each, in claim order: caller i
+   * ($2[i] worker, $3[i] claim-token hash) gets the i-th oldest claimable job; callers beyond the
+   * jobs found get no row. FOR UPDATE SKIP LOCKED, as {@link #CLAIM}: two batches (two event loops,
+   * two nodes) never take the same job nor wait for each other's candidates. The workers' rows are
+   * marked seen (at most once a second each: liveness is counted in lease lengths) after locking
+   * them by id, so two batches naming the same workers cannot deadlock; NO KEY UPDATE, like the
+   * update itself, never blocks the claim's own foreign-key checks on them. Asynchronous commit.
+   */
+  static final String CLAIM_BATCH =
+      "WITH callers AS (SELECT c.worker, c.token, c.n FROM unnest($2::uuid[], $3::bytea[]) WITH ORDINALITY AS c(worker, token, n)), "
+          + "seen AS (UPDATE pipeline_workers w SET last_seen_at = now() FROM ("
+          + "    SELECT id FROM pipeline_workers WHERE id = ANY($2) AND last_seen_at < now() - interval '1 second' "
+          + "    ORDER BY id FOR NO KEY UPDATE) l WHERE w.id = l.id), "
+          + "picked AS ("
+          + "  SELECT j.id, j.created_at FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL"
+          + "  WHERE j.status = 'queued' AND j.kind = ANY($1) AND j.run_after <= now()"
+          + "  ORDER BY j.created_at, j.id LIMIT cardinality($2) FOR UPDATE OF j SKIP LOCKED), "
+          + "numbered AS (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM picked) "
+          + "UPDATE pipeline_jobs j SET status = 'claimed', attempts = j.attempts + 1, worker_id = callers.worker, "
+          + "  claim_token_hash = callers.token, claimed_at = now(), heartbeat_at = now(), progress = 0, seq = j.seq + 1, "
+          + "  updated_at = now() "
+          + "FROM numbered JOIN callers ON callers.n = numbered.n, media_files f WHERE j.id = numbered.id AND f.id = j.file_id "
+          + "RETURNING callers.n, j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size";
+
   // ---- people ----
 
   static final String KIND = "SELECT name, accepts FROM pipeline_kinds WHERE name = $1";

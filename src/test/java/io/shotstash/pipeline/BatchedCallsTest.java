@@ -1,0 +1,304 @@
+package io.shotstash.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shotstash.app.Config;
+import io.shotstash.bus.ApiError;
+import io.shotstash.db.Database;
+import io.shotstash.media.LocalStorage;
+import io.shotstash.media.Storage;
+import io.shotstash.testing.TestDatabase;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The batched worker calls ({@link Claims}, {@link JobCalls}) on a real PostgreSQL, without HTTP:
+ * calls that wait together go out as one statement, and each caller still hears its own answer.
+ * A batch is made deterministic by holding a row lock the batch in flight needs, so the calls
+ * sent meanwhile collect behind it and go out together when the lock goes.
+ */
+class BatchedCallsTest {
+  static final String KIND = "test/batch";
+
+  @TempDir
+  Path media;
+  TestDatabase db;
+  Vertx vertx;
+  Context loop;
+  Database.QueuePools pools;
+  Storage storage;
+  Claims claims;
+  JobCalls calls;
+  UUID worker;
+
+  @BeforeEach
+  void start() throws Exception {
+    db = TestDatabase.create();
+    db.migrate();
+    vertx = Vertx.vertx();
+    loop = vertx.getOrCreateContext();
+    Config config = Config.load(Map.of("DATABASE_URL", db.databaseUrl()));
+    pools = Database.queuePools(vertx, config, 4);
+    storage = new LocalStorage(vertx, media);
+    JobEvents events = new JobEvents(vertx, storage);
+    claims = new Claims(pools.asyncCommits(), pools.durable(), new QueueSignal(), events);
+    calls = new JobCalls(pools.durable(), pools.asyncCommits(), events);
+    worker = UUID.randomUUID();
+    db.execute("INSERT INTO pipeline_kinds (name) VALUES ('" + KIND + "')");
+    db.execute("INSERT INTO pipeline_workers (id, name, token_hash, version, kinds, contract) VALUES ('" + worker
+        + "', 'batch-worker', '\\x01', '1.0.0', ARRAY['" + KIND + "'], '1')");
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    pools.close().await(10, TimeUnit.SECONDS);
+    vertx.close().await(10, TimeUnit.SECONDS);
+    db.close();
+  }
+
+  /** Runs on the one event loop the batchers belong to. */
+  <T> Future<T> onLoop(Supplier<Future<T>> call) {
+    Promise<T> p = Promise.promise();
+    loop.runOnContext(v -> call.get().onComplete(p));
+    return p.future();
+  }
+
+  record Claimed(UUID job, UUID file, String token) {
+    JsonObject call(UUID worker) {
+      return new JsonObject().put("jobId", job.toString()).put("workerId", worker.toString()).put("claimToken", token);
+    }
+  }
+
+  /** Queues {@code n} jobs (one file each) and claims them all, together. */
+  List<Claimed> claim(int n) throws Exception {
+    db.execute("INSERT INTO media_files (id, name, mime_type, size, storage_key) SELECT gen_random_uuid(), 'b-' || g, "
+        + "'text/plain', 1, 'originals/' || gen_random_uuid() FROM generate_series(1, " + n + ") g");
+    db.execute("INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), id, '" + KIND + "' FROM media_files "
+        + "WHERE NOT EXISTS (SELECT 1 FROM pipeline_jobs j WHERE j.file_id = media_files.id)");
+    List<JsonObject> replies = onLoop(() -> {
+      List<Future<JsonObject>> all = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        all.add(claims.next(new Claims.Next(worker, List.of(KIND))));
+      }
+      return Future.all(all).map(f -> f.<JsonObject>list());
+    }).await(10, TimeUnit.SECONDS);
+    List<Claimed> out = new ArrayList<>();
+    for (JsonObject r : replies) {
+      JsonObject job = r.getJsonObject("job");
+      assertThat(job).as("every caller got a job").isNotNull();
+      UUID id = UUID.fromString(job.getString("id"));
+      out.add(new Claimed(id, UUID.fromString(db.text("SELECT file_id FROM pipeline_jobs WHERE id = '" + id + "'")),
+          job.getString("claimToken")));
+    }
+    assertThat(out.stream().map(Claimed::job).distinct()).as("no job handed twice").hasSize(n);
+    return out;
+  }
+
+  /** Stores bytes under a fresh version key and records them as the claim's output. */
+  String upload(Claimed c) throws Exception {
+    String version = UUID.randomUUID().toString();
+    String key = Storage.versionKey(version, "txt");
+    Path file = media.resolve(key);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "ok\n");
+    onLoop(() -> calls.recordOutput(JobCall.Output.of(c.call(worker).put("versionId", version).put("storageKey", key)
+        .put("mimeType", "text/plain").put("ext", "txt").put("size", 3L)))).await(10, TimeUnit.SECONDS);
+    return key;
+  }
+
+  static ApiError refusal(Future<JsonObject> f) {
+    assertThat(f.failed()).as("refused").isTrue();
+    return ApiError.from(f.cause());
+  }
+
+  /** Waits until a statement that mentions {@code text} is waiting on a lock in PostgreSQL. */
+  void awaitWaitingOnLock(String text) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (db.number("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        + "AND wait_event_type = 'Lock' AND query LIKE '%" + text + "%'") == 0) {
+      assertThat(System.nanoTime()).as("a statement with %s waits on the lock", text).isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void aBatchMixingAcceptedAndRefusedCallsGivesEachCallerItsOwnAnswer() throws Exception {
+    List<Claimed> c = claim(6);
+    Claimed blocker = c.get(0);
+    Claimed good = c.get(1);
+    Claimed stale = new Claimed(c.get(2).job(), c.get(2).file(), "not-the-token");
+    Claimed cancelled = c.get(3);
+    Claimed trashed = c.get(4);
+    Claimed missing = c.get(5);
+    upload(blocker);
+    upload(good);
+    upload(c.get(2));
+    upload(cancelled);
+    String trashedKey = upload(trashed);
+    db.execute("UPDATE pipeline_jobs SET status = 'cancelled', finished_at = now() WHERE id = '" + cancelled.job() + "'");
+    db.execute("UPDATE media_files SET trashed_at = now() WHERE id = '" + trashed.file() + "'");
+
+    Future<JsonObject> first;
+    List<Future<JsonObject>> batch = new ArrayList<>();
+    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
+      lock.setAutoCommit(false);
+      s.execute("SELECT 1 FROM media_files WHERE id = '" + blocker.file() + "' FOR UPDATE");
+      first = onLoop(() -> calls.complete(JobCall.Complete.of(blocker.call(worker))));
+      awaitWaitingOnLock("pipeline_complete_batch");
+      onLoop(() -> {
+        for (Claimed x : List.of(good, stale, cancelled, trashed, missing)) {
+          batch.add(calls.complete(JobCall.Complete.of(x.call(worker))));
+        }
+        return Future.succeededFuture();
+      }).await(5, TimeUnit.SECONDS);
+      assertThat(onLoop(() -> Future.succeededFuture(calls.completesWaiting())).await())
+          .as("the five completes wait together behind the one in flight").isEqualTo(5);
+      lock.rollback();
+    }
+    first.await(10, TimeUnit.SECONDS);
+    Future.join(batch).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+
+    assertThat(first.result().getString("status")).isEqualTo("done");
+    assertThat(batch.get(0).result().getString("status")).isEqualTo("done");
+    assertThat(refusal(batch.get(1)).code()).isEqualTo("CLAIM_STALE");
+    assertThat(refusal(batch.get(2)).code()).isEqualTo("JOB_TERMINAL");
+    assertThat(refusal(batch.get(3)).code()).isEqualTo("FILE_GONE");
+    assertThat(refusal(batch.get(4)).code()).isEqualTo("OUTPUT_MISSING");
+    assertThat(onLoop(() -> Future.succeededFuture(calls.completeBatches())).await()).as("two statements").isEqualTo(2);
+
+    // what the database holds matches what each caller heard
+    assertThat(db.text("SELECT string_agg(status, ',' ORDER BY status) FROM pipeline_jobs WHERE id IN ('" + blocker.job()
+        + "', '" + good.job() + "')")).isEqualTo("done,done");
+    assertThat(db.number("SELECT count(*) FROM processed_versions")).isEqualTo(2);
+    assertThat(db.text("SELECT status FROM pipeline_jobs WHERE id = '" + stale.job() + "'")).isEqualTo("claimed");
+    assertThat(db.text("SELECT status FROM pipeline_jobs WHERE id = '" + missing.job() + "'")).isEqualTo("claimed");
+    assertThat(db.text("SELECT output_storage_key FROM pipeline_jobs WHERE id = '" + trashed.job() + "'")).isNull();
+    assertEventually(() -> !Files.exists(media.resolve(trashedKey)), "the dropped output is deleted");
+  }
+
+  @Test
+  void aDatabaseErrorInTheMiddleOfABatchFailsEveryCallerOfItRetryablyAndTheNextBatchWorks() throws Exception {
+    List<Claimed> c = claim(4);
+    for (Claimed x : c) {
+      upload(x);
+    }
+    Claimed blocker = c.get(0);
+    Claimed poisoned = c.get(2);
+    // a real error from PostgreSQL, raised by the second call of the batch
+    db.execute("CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN IF NEW.id = '" + poisoned.job()
+        + "' AND NEW.status = 'done' THEN RAISE EXCEPTION 'poisoned job'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
+    db.execute("CREATE TRIGGER poison BEFORE UPDATE ON pipeline_jobs FOR EACH ROW EXECUTE FUNCTION poison()");
+
+    Future<JsonObject> first;
+    List<Future<JsonObject>> batch = new ArrayList<>();
+    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
+      lock.setAutoCommit(false);
+      s.execute("SELECT 1 FROM media_files WHERE id = '" + blocker.file() + "' FOR UPDATE");
+      first = onLoop(() -> calls.complete(JobCall.Complete.of(blocker.call(worker))));
+      awaitWaitingOnLock("pipeline_complete_batch");
+      onLoop(() -> {
+        for (Claimed x : c.subList(1, 4)) {
+          batch.add(calls.complete(JobCall.Complete.of(x.call(worker))));
+        }
+        return Future.succeededFuture();
+      }).await(5, TimeUnit.SECONDS);
+      lock.rollback();
+    }
+    assertThat(first.await(10, TimeUnit.SECONDS).getString("status")).isEqualTo("done");
+    Future.join(batch).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    for (Future<JsonObject> f : batch) {
+      ApiError e = refusal(f);
+      assertThat(e.status()).isEqualTo(503);
+      assertThat(e.code()).isEqualTo("database_unavailable");
+      assertThat(e.retryAfterSeconds()).isEqualTo(5);
+    }
+    // the batch changed nothing: its jobs are still claimed, with their outputs, and no version exists
+    assertThat(db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND output_version_id IS NOT NULL"))
+        .isEqualTo(3);
+    assertThat(db.number("SELECT count(*) FROM processed_versions")).isEqualTo(1);
+
+    // the next batch works; once the fault is gone, the poisoned job completes too
+    Claimed next = c.get(1);
+    assertThat(onLoop(() -> calls.complete(JobCall.Complete.of(next.call(worker)))).await(10, TimeUnit.SECONDS)
+        .getString("status")).isEqualTo("done");
+    db.execute("DROP TRIGGER poison ON pipeline_jobs");
+    for (Claimed x : c.subList(2, 4)) {
+      assertThat(onLoop(() -> calls.complete(JobCall.Complete.of(x.call(worker)))).await(10, TimeUnit.SECONDS)
+          .getString("status")).isEqualTo("done");
+    }
+    assertThat(db.number("SELECT count(*) FROM processed_versions")).isEqualTo(4);
+  }
+
+  @Test
+  void concurrentClaimsGoOutTogetherAndEachCallerGetsItsOwnJobOrNone() throws Exception {
+    db.execute("INSERT INTO pipeline_kinds (name) VALUES ('test/other')");
+    UUID other = UUID.randomUUID();
+    db.execute("INSERT INTO pipeline_workers (id, name, token_hash, version, kinds, contract) VALUES ('" + other
+        + "', 'other-worker', '\\x02', '1.0.0', ARRAY['test/other'], '1')");
+    db.execute("INSERT INTO media_files (id, name, mime_type, size, storage_key) SELECT gen_random_uuid(), 'c-' || g, "
+        + "'text/plain', 1, 'originals/' || gen_random_uuid() FROM generate_series(1, 5) g");
+    db.execute("INSERT INTO pipeline_jobs (id, file_id, kind, created_at) SELECT gen_random_uuid(), id, "
+        + "CASE WHEN name IN ('c-1', 'c-2', 'c-3') THEN '" + KIND + "' ELSE 'test/other' END, "
+        + "now() - make_interval(secs => 10 - substr(name, 3)::int) FROM media_files");
+
+    // eight callers at once: five for KIND (three jobs), three for the other kind (two jobs)
+    List<JsonObject> replies = onLoop(() -> {
+      List<Future<JsonObject>> all = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        all.add(i % 2 == 0 || i == 7 ? claims.next(new Claims.Next(worker, List.of(KIND)))
+            : claims.next(new Claims.Next(other, List.of("test/other"))));
+      }
+      return Future.all(all).map(f -> f.<JsonObject>list());
+    }).await(10, TimeUnit.SECONDS);
+
+    List<String> mine = new ArrayList<>();
+    List<String> theirs = new ArrayList<>();
+    for (int i = 0; i < replies.size(); i++) {
+      JsonObject job = replies.get(i).getJsonObject("job");
+      boolean forKind = i % 2 == 0 || i == 7;
+      if (job != null) {
+        assertThat(job.getString("kind")).as("caller %d gets only its own kinds", i).isEqualTo(forKind ? KIND : "test/other");
+        (forKind ? mine : theirs).add(job.getString("id"));
+      }
+    }
+    assertThat(mine).hasSize(3).doesNotHaveDuplicates();
+    assertThat(theirs).hasSize(2).doesNotHaveDuplicates();
+    // claim order kept: the first caller of a kind gets its oldest job
+    assertThat(replies.get(0).getJsonObject("job").getJsonObject("input").getString("name")).isEqualTo("c-1");
+    assertThat(db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND worker_id = '" + worker + "'"))
+        .isEqualTo(3);
+    assertThat(db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND worker_id = '" + other + "'"))
+        .isEqualTo(2);
+    // each claim token is the caller's own: the job accepts it
+    JsonObject one = replies.get(0).getJsonObject("job");
+    JsonObject input = onLoop(() -> calls.input(JobCall.of(new JsonObject().put("jobId", one.getString("id"))
+        .put("workerId", worker.toString()).put("claimToken", one.getString("claimToken"))))).await(10, TimeUnit.SECONDS);
+    assertThat(input.getString("name")).isEqualTo("c-1");
+  }
+
+  static void assertEventually(Supplier<Boolean> condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!condition.get()) {
+      assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+}
