@@ -16,6 +16,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The worker contract inside the app: the same requests the HTTP routes send to
@@ -24,7 +26,11 @@ import java.util.List;
  * token. Bodies never travel on the event bus: the input is read where {@link Storage} keeps it
  * (the key {@link QueueActions#INPUT} answers), and the output is written with
  * {@link Storage#write} once {@link QueueActions#BEGIN_OUTPUT} confirmed the claim, then recorded
- * with {@link QueueActions#RECORD_OUTPUT}.
+ * with {@link QueueActions#RECORD_OUTPUT}. A small output (one the HTTP route too writes before it
+ * checks the claim, {@link OutputRules#claimCheckedFirst}) is recorded by the
+ * {@link QueueActions#COMPLETE} that follows it, in the same statement: one call less per job. Until
+ * then nobody owns its bytes, so a release or fail deletes them, and a refused complete has the
+ * queue delete them.
  */
 public final class EventBusWorkerClient implements WorkerClient {
   private final Vertx vertx;
@@ -32,6 +38,8 @@ public final class EventBusWorkerClient implements WorkerClient {
   private final Storage storage;
   private final long maxOutputBytes;
   private String workerId;
+  /** Small outputs stored and not yet recorded, by job id: their complete records them. */
+  private final Map<String, JsonObject> unrecorded = new ConcurrentHashMap<>();
   private List<String> kinds = List.of();
 
   /** {@code queue}: the node's job-queue instances; each call asks the one on the caller's event loop. */
@@ -122,9 +130,10 @@ public final class EventBusWorkerClient implements WorkerClient {
     String key = Storage.versionKey(versionId, extension);
     // As the HTTP route does: check the claim (and move the lease) before writing the bytes, unless
     // the output is small (OutputRules.claimCheckedFirst): then recording it checks the claim.
+    boolean[] small = new boolean[1];
     return claim("output", job).compose(c -> vertx.fileSystem().props(file.toString()).compose(props -> {
-          Future<?> ready = OutputRules.claimCheckedFirst(props.size(), false)
-              ? ask("output", QueueActions.BEGIN_OUTPUT, c) : Future.succeededFuture();
+          small[0] = !OutputRules.claimCheckedFirst(props.size(), false);
+          Future<?> ready = small[0] ? Future.succeededFuture() : ask("output", QueueActions.BEGIN_OUTPUT, c);
           return ready.compose(ok -> vertx.fileSystem().open(file.toString(), new OpenOptions().setRead(true).setWrite(false)))
               .compose(in -> {
                 in.pause();
@@ -138,25 +147,47 @@ public final class EventBusWorkerClient implements WorkerClient {
         .compose(written -> written.size() == 0
             ? storage.delete(key).otherwiseEmpty().compose(v -> Future.failedFuture(
                 translate("output", PipelineErrors.invalidOutput("The output is empty").toException())))
-            : ask("output", QueueActions.RECORD_OUTPUT, c.copy().put("versionId", versionId).put("storageKey", key)
-                .put("mimeType", type).put("ext", extension).put("size", written.size()))))
+            : record(job, small[0], new JsonObject().put("versionId", versionId).put("storageKey", key)
+                .put("mimeType", type).put("ext", extension).put("size", written.size()), c)))
         .map(WireFormat::versionId);
+  }
+
+  /** Records the output now, or (a small one) leaves it to the complete; replaces any earlier unrecorded one. */
+  private Future<JsonObject> record(Job job, boolean small, JsonObject output, JsonObject claim) {
+    return dropUnrecorded(job).compose(v -> {
+      if (small) {
+        unrecorded.put(job.id(), output);
+        return Future.succeededFuture(output);
+      }
+      return ask("output", QueueActions.RECORD_OUTPUT, claim.copy().mergeIn(output));
+    });
+  }
+
+  /** Deletes the bytes of an output stored for this job and never recorded (nobody else knows of them). */
+  private Future<Void> dropUnrecorded(Job job) {
+    JsonObject earlier = unrecorded.remove(job.id());
+    return earlier == null ? Future.succeededFuture() : storage.delete(earlier.getString("storageKey")).otherwiseEmpty();
   }
 
   @Override
   public Future<String> complete(Job job) {
-    return claim("complete", job).compose(c -> ask("complete", QueueActions.COMPLETE, c)).map(WireFormat::versionId);
+    return claim("complete", job).compose(c -> {
+      JsonObject output = unrecorded.remove(job.id());
+      return ask("complete", QueueActions.COMPLETE, output == null ? c : c.mergeIn(output));
+    }).map(WireFormat::versionId);
   }
 
   @Override
   public Future<Void> release(Job job) {
-    return claim("release", job).compose(c -> ask("release", QueueActions.RELEASE, c)).mapEmpty();
+    return claim("release", job).compose(c -> dropUnrecorded(job).compose(v -> ask("release", QueueActions.RELEASE, c)))
+        .mapEmpty();
   }
 
   @Override
   public Future<Void> fail(Job job, String error, boolean retryable) {
     String cut = error.length() > 2000 ? error.substring(0, 2000) : error;
-    return claim("fail", job).compose(c -> ask("fail", QueueActions.FAIL, c.put("error", cut).put("retryable", retryable)))
+    return claim("fail", job).compose(c -> dropUnrecorded(job)
+            .compose(v -> ask("fail", QueueActions.FAIL, c.put("error", cut).put("retryable", retryable))))
         .mapEmpty();
   }
 }
