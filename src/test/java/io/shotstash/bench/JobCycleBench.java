@@ -548,18 +548,25 @@ final class JobCycleBench {
         String key = Storage.versionKey(versionId, "txt");
         return ask(QueueActions.INPUT, claim)
             .compose(file -> vertx.fileSystem().readFile(storage.path(file.getString("storageKey")).toString()))
-            // as EventBusWorkerClient.uploadOutput: a small output is written before its claim is checked
+            // as EventBusWorkerClient.uploadOutput: a small output is written before its claim is checked,
+            // and its complete records it (one statement); a large one is checked first and recorded at once
             .compose(input -> vertx.fileSystem().props(outputFile.toString()))
-            .compose(props -> (OutputRules.claimCheckedFirst(props.size(), false)
-                ? ask(QueueActions.BEGIN_OUTPUT, claim) : Future.succeededFuture())
-                .compose(ok -> vertx.fileSystem().open(outputFile.toString(), new OpenOptions().setRead(true).setWrite(false)))
-                .compose(in -> {
-                  in.pause();
-                  return storage.write(key, in, 1 << 20, props.size()).eventually(() -> in.close().otherwiseEmpty());
-                }))
-            .compose(written -> ask(QueueActions.RECORD_OUTPUT, claim.copy().put("versionId", versionId).put("storageKey", key)
-                .put("mimeType", "text/plain").put("ext", "txt").put("size", written.size())))
-            .compose(recorded -> ask(QueueActions.COMPLETE, claim))
+            .compose(props -> {
+              boolean small = !OutputRules.claimCheckedFirst(props.size(), false);
+              return (small ? Future.succeededFuture() : ask(QueueActions.BEGIN_OUTPUT, claim))
+                  .compose(ok -> vertx.fileSystem().open(outputFile.toString(), new OpenOptions().setRead(true).setWrite(false)))
+                  .compose(in -> {
+                    in.pause();
+                    return storage.write(key, in, 1 << 20, props.size()).eventually(() -> in.close().otherwiseEmpty());
+                  })
+                  .compose(written -> {
+                    JsonObject output = new JsonObject().put("versionId", versionId).put("storageKey", key)
+                        .put("mimeType", "text/plain").put("ext", "txt").put("size", written.size());
+                    return small ? ask(QueueActions.COMPLETE, claim.copy().mergeIn(output))
+                        : ask(QueueActions.RECORD_OUTPUT, claim.copy().mergeIn(output))
+                            .compose(recorded -> ask(QueueActions.COMPLETE, claim));
+                  });
+            })
             .map(completed -> true);
       });
     }
