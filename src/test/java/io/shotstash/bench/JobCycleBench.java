@@ -42,6 +42,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The full job cycle (claim, read the input, upload the output, complete; tiny bodies) with N
@@ -57,7 +58,9 @@ import java.util.regex.Pattern;
  *       the same QueueActions (NEXT, INPUT + reading the file, writing the output (a tiny one needs no
  *       BEGIN_OUTPUT first: OutputRules.claimCheckedFirst),
  *       RECORD_OUTPUT, COMPLETE) with {@link Requests#ask}: no HTTP and so no rate limit.</li>
- *   <li><b>graphile-worker</b> (Node) draining the same number of no-op jobs with concurrency N.</li>
+ *   <li><b>graphile-worker</b> (Node) draining the same number of no-op jobs with concurrency N, with its
+ *       defaults (one get_job and one complete_job per job), and as context in its batched mode
+ *       ({@code localQueue} and {@code completeJobBatchDelay}: {@code graphile-drain.js}'s mode argument).</li>
  *   <li><b>pgbench</b> running the cycle's own statements, read from {@code PipelineSql}, with N clients.</li>
  * </ol>
  */
@@ -84,10 +87,12 @@ final class JobCycleBench {
 
   record Pgbench(double tps, int queued, String line, Map<String, Double> cpu, double claimMs, String claimPlan) {}
 
-  record Graphile(double rate, int jobs, double seconds, int maxPoolSize, String version, Map<String, Double> cpu) {}
+  /** {@code mode} is graphile-drain.js's mode argument; {@code lagMs} the wait from the last job:complete to an empty table. */
+  record Graphile(double rate, int jobs, double seconds, int maxPoolSize, String version, String mode, int localQueueSize,
+      int completeJobBatchDelay, double lagMs, Map<String, Double> cpu) {}
 
-  /** The four ways measured once, one after the other, for one worker count. */
-  record Rep(HttpResult http, Result bus, Graphile graphile, Pgbench pgbench) {}
+  /** The ways measured once, one after the other, for one worker count. */
+  record Rep(HttpResult http, Result bus, Graphile graphile, Graphile graphileBatched, Pgbench pgbench) {}
 
   /**
    * Every repetition of one worker count. Rates and CPU come from the repetition with the median
@@ -113,6 +118,10 @@ final class JobCycleBench {
       return medianBy(r -> r.graphile().rate()).graphile();
     }
 
+    Graphile graphileBatched() {
+      return medianBy(r -> r.graphileBatched().rate()).graphileBatched();
+    }
+
     Pgbench pgbench() {
       return medianBy(r -> r.pgbench().tps()).pgbench();
     }
@@ -133,6 +142,14 @@ final class JobCycleBench {
 
     double busOverGraphile() {
       return ratio(r -> r.bus().rate() / r.graphile().rate());
+    }
+
+    double httpOverGraphileBatched() {
+      return ratio(r -> r.http().rate() / r.graphileBatched().rate());
+    }
+
+    double busOverGraphileBatched() {
+      return ratio(r -> r.bus().rate() / r.graphileBatched().rate());
     }
 
     double httpOverPgbench() {
@@ -160,6 +177,8 @@ final class JobCycleBench {
   private final List<String> httpSources = new ArrayList<>();
   private final List<String> busSources = new ArrayList<>();
   private String probe = "";
+  /** graphile-drain.js's mode for the batched column, e.g. "batched" or "batched:500:0". */
+  private String graphileBatchedMode = "batched";
 
   JobCycleBench(Vertx clientVertx, AppProcess app, TestApp inProcess, Path work, Path nodeDir, int jobs, double noisy,
       int retryUntilSeconds, int warmupSeconds) {
@@ -174,9 +193,10 @@ final class JobCycleBench {
     this.warmupSeconds = warmupSeconds;
   }
 
-  List<Row> run(List<Integer> workerCounts, List<String> modes, int reps) throws Exception {
-    prepareSources();
-    warmUp(modes);
+  /** {@code graphileBatched}: the mode graphile-drain.js runs for the "graphile-batched" way. */
+  List<Row> run(List<Integer> workerCounts, List<String> modes, int reps, String graphileBatched) throws Exception {
+    graphileBatchedMode = graphileBatched;
+    ready(modes);
     List<Row> rows = new ArrayList<>();
     try (PgbenchDb pg = new PgbenchDb(workerCounts.stream().mapToInt(i -> i).max().orElse(16))) {
       for (int n : workerCounts) {
@@ -196,7 +216,8 @@ final class JobCycleBench {
     Map<String, Double> none = Map.of("busy", Double.NaN, "of", 2.0);
     HttpResult http = new HttpResult(0, 0, Double.NaN, 0, none);
     Result bus = new Result(0, Double.NaN, none);
-    Graphile graphile = new Graphile(Double.NaN, 0, Double.NaN, 0, "?", none);
+    Graphile graphile = new Graphile(Double.NaN, 0, Double.NaN, 0, "?", "defaults", -1, -1, Double.NaN, none);
+    Graphile batched = new Graphile(Double.NaN, 0, Double.NaN, 0, "?", graphileBatchedMode, 0, 0, Double.NaN, none);
     Pgbench bench = new Pgbench(Double.NaN, 0, "", none, Double.NaN, "?");
     if (modes.contains("http")) {
       http = lessDisturbed("HTTP", this::httpOf, HttpResult::cpu, n);
@@ -209,15 +230,21 @@ final class JobCycleBench {
           CpuMeter.describe(bus.cpu()));
     }
     if (modes.contains("graphile")) {
-      graphile = lessDisturbed("graphile-worker", this::graphile, Graphile::cpu, n);
+      graphile = lessDisturbed("graphile-worker", k -> graphile(k, "defaults"), Graphile::cpu, n);
       BenchSupport.log("graphile-worker %s: %,d jobs in %.2f s = %,.0f jobs/s; %s", graphile.version(), graphile.jobs(),
           graphile.seconds(), graphile.rate(), CpuMeter.describe(graphile.cpu()));
+    }
+    if (modes.contains("graphile-batched")) {
+      batched = lessDisturbed("graphile-worker (batched)", k -> graphile(k, graphileBatchedMode), Graphile::cpu, n);
+      BenchSupport.log("graphile-worker %s, %s (localQueue.size %d, completeJobBatchDelay %d ms): %,d jobs in %.2f s"
+          + " = %,.0f jobs/s; %s", batched.version(), batched.mode(), batched.localQueueSize(),
+          batched.completeJobBatchDelay(), batched.jobs(), batched.seconds(), batched.rate(), CpuMeter.describe(batched.cpu()));
     }
     if (modes.contains("pgbench")) {
       bench = lessDisturbed("pgbench", k -> pg.run(k, jobs), Pgbench::cpu, n);
       BenchSupport.log("pgbench: %,.0f cycles/s; %s", bench.tps(), CpuMeter.describe(bench.cpu()));
     }
-    return new Rep(http, bus, graphile, bench);
+    return new Rep(http, bus, graphile, batched, bench);
   }
 
   /**
@@ -229,17 +256,42 @@ final class JobCycleBench {
    * timed jobs ({@code graphile-drain.js}'s warm-up argument).
    */
   private void warmUp(List<String> modes) throws Exception {
-    if (modes.contains("http")) {
+    if (modes.contains("http") && httpWarmup.jobs() == 0) {
       httpWarmup = warmUpRounds(() -> http(WARMUP_WORKERS, WARMUP).jobs(), warmupSeconds * 2 / 3);
       BenchSupport.log("HTTP warm-up: %,d jobs in %,d s", httpWarmup.jobs(), httpWarmup.seconds());
     }
-    if (modes.contains("bus")) {
+    if (modes.contains("bus") && busWarmup.jobs() == 0) {
       busWarmup = warmUpRounds(() -> bus(WARMUP_WORKERS, WARMUP).jobs(), warmupSeconds / 3);
       BenchSupport.log("event-bus warm-up: %,d jobs in %,d s", busWarmup.jobs(), busWarmup.seconds());
     }
   }
 
   record Warmup(int jobs, int seconds) {}
+
+  /**
+   * The input files in place and the app warmed up for these ways ({@code http}, {@code bus}), each
+   * at most once in a run: the job cycle calls it first, and so does a part run without it
+   * ({@link CallLatencyBench}).
+   */
+  void ready(List<String> modes) throws Exception {
+    if (httpSources.isEmpty()) {
+      prepareSources();
+    }
+    warmUp(modes);
+  }
+
+  /** What the app drained untimed for its JIT before the first figure: {HTTP, event bus}. */
+  Warmup[] warmups() {
+    return new Warmup[] {httpWarmup, busWarmup};
+  }
+
+  List<String> httpSources() {
+    return httpSources;
+  }
+
+  List<String> busSources() {
+    return busSources;
+  }
 
   /** Drains rounds of {@value #WARMUP} jobs ({@code round} answers how many it drained), at least one, for {@code seconds}. */
   private static Warmup warmUpRounds(Callable<Integer> round, int seconds) throws Exception {
@@ -320,6 +372,12 @@ final class JobCycleBench {
    * kind), all pointing at the handful of stored originals. ANALYZE afterwards, as autovacuum would.
    */
   static void queueJobs(Connection c, List<String> sources, int count) throws SQLException {
+    insertJobs(c, sources, count, KIND);
+    settle(c);
+  }
+
+  /** Inserts {@code count} jobs of {@code kind} as {@link #queueJobs} does, in one statement, and nothing else. */
+  static void insertJobs(Connection c, List<String> sources, int count, String kind) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(
         "WITH src AS (SELECT array_agg(storage_key) AS keys, array_agg(size) AS sizes, count(*)::int AS n "
             + "  FROM media_files WHERE id = ANY(?::uuid[])), "
@@ -329,10 +387,9 @@ final class JobCycleBench {
             + "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), f.id, ? FROM f")) {
       ps.setArray(1, c.createArrayOf("text", sources.toArray()));
       ps.setInt(2, count);
-      ps.setString(3, KIND);
+      ps.setString(3, kind);
       ps.executeUpdate();
     }
-    settle(c);
   }
 
   /** Before every timed drain, for every way alike: VACUUM ANALYZE what the cycle touches, and a CHECKPOINT. */
@@ -365,6 +422,8 @@ final class JobCycleBench {
     final WebClient web;
     String token;
     int calls;
+    /** Nanoseconds each call of the last cycle that did a job took (jobs/next, input, output, complete). */
+    final long[] took = new long[4];
 
     HttpWorker(String name) {
       this.name = name;
@@ -393,7 +452,7 @@ final class JobCycleBench {
 
     /** One cycle: true when a job was done, false when nothing was queued (204). */
     Future<Boolean> cycle() {
-      return next().compose(r -> {
+      return timed(took, 0, this::next).compose(r -> {
         if (r.statusCode() == 204) {
           return Future.succeededFuture(false);
         }
@@ -404,15 +463,15 @@ final class JobCycleBench {
         String id = job.getString("id");
         String claim = job.getString("claimToken");
         calls += 3;
-        return web.get(job.getJsonObject("input").getString("url")).putHeader("X-Worker-Token", token)
-            .putHeader("X-Claim-Token", claim).send()
+        return timed(took, 1, () -> web.get(job.getJsonObject("input").getString("url")).putHeader("X-Worker-Token", token)
+            .putHeader("X-Claim-Token", claim).send())
             .compose(in -> expect(in, 200, "input"))
-            .compose(in -> web.put("/api/v1/pipeline/jobs/" + id + "/output").putHeader("X-Worker-Token", token)
-                .putHeader("X-Claim-Token", claim).putHeader("Content-Type", "text/plain").putHeader("X-Output-Ext", "txt")
-                .sendBuffer(Buffer.buffer("ok " + in.body().length() + "\n")))
+            .compose(in -> timed(took, 2, () -> web.put("/api/v1/pipeline/jobs/" + id + "/output")
+                .putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", claim).putHeader("Content-Type", "text/plain")
+                .putHeader("X-Output-Ext", "txt").sendBuffer(Buffer.buffer("ok " + in.body().length() + "\n"))))
             .compose(out -> expect(out, 200, "output"))
-            .compose(out -> web.post("/api/v1/pipeline/jobs/" + id + "/complete").putHeader("X-Worker-Token", token)
-                .putHeader("X-Claim-Token", claim).send())
+            .compose(out -> timed(took, 3, () -> web.post("/api/v1/pipeline/jobs/" + id + "/complete")
+                .putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", claim).send()))
             .compose(done -> expect(done, 200, "complete"))
             .map(done -> true);
       });
@@ -436,6 +495,18 @@ final class JobCycleBench {
         return loop(left - 1, done);
       });
     }
+  }
+
+  /**
+   * Starts {@code call} and, once it succeeded, puts the nanoseconds from its start to its answer in
+   * {@code took[i]} (two clock reads per call: nothing the throughput figures would notice).
+   */
+  static <T> Future<T> timed(long[] took, int i, Supplier<Future<T>> call) {
+    long start = System.nanoTime();
+    return call.get().map(answer -> {
+      took[i] = System.nanoTime() - start;
+      return answer;
+    });
   }
 
   /** Runs {@code work} on {@code context} and answers its outcome. */
@@ -510,6 +581,8 @@ final class JobCycleBench {
     final LocalStorage storage;
     final Path outputFile;
     String workerId;
+    /** Nanoseconds each ask of the last cycle that did a job took (NEXT, INPUT, RECORD_OUTPUT, COMPLETE). */
+    final long[] took = new long[4];
 
     BusWorker(String name, LocalStorage storage, Path outputFile) {
       this.name = name;
@@ -537,7 +610,11 @@ final class JobCycleBench {
     }
 
     Future<Boolean> cycle() {
-      return next(KIND).compose(reply -> {
+      return cycle(KIND);
+    }
+
+    Future<Boolean> cycle(String kind) {
+      return timed(took, 0, () -> next(kind)).compose(reply -> {
         JsonObject job = reply.getJsonObject("job");
         if (job == null) {
           return Future.succeededFuture(false);
@@ -546,7 +623,7 @@ final class JobCycleBench {
             .put("claimToken", job.getString("claimToken"));
         String versionId = UUID.randomUUID().toString();
         String key = Storage.versionKey(versionId, "txt");
-        return ask(QueueActions.INPUT, claim)
+        return timed(took, 1, () -> ask(QueueActions.INPUT, claim))
             .compose(file -> vertx.fileSystem().readFile(storage.path(file.getString("storageKey")).toString()))
             // as EventBusWorkerClient.uploadOutput: a small output is written before its claim is checked,
             // and its complete records it (one statement); a large one is checked first and recorded at once
@@ -555,16 +632,16 @@ final class JobCycleBench {
               boolean small = !OutputRules.claimCheckedFirst(props.size(), false);
               return (small ? Future.succeededFuture() : ask(QueueActions.BEGIN_OUTPUT, claim))
                   .compose(ok -> vertx.fileSystem().open(outputFile.toString(), new OpenOptions().setRead(true).setWrite(false)))
-                  .compose(in -> {
+                  .compose(in -> timed(took, 2, () -> {
                     in.pause();
                     return storage.write(key, in, 1 << 20, props.size()).eventually(() -> in.close().otherwiseEmpty());
-                  })
+                  }))
                   .compose(written -> {
                     JsonObject output = new JsonObject().put("versionId", versionId).put("storageKey", key)
                         .put("mimeType", "text/plain").put("ext", "txt").put("size", written.size());
-                    return small ? ask(QueueActions.COMPLETE, claim.copy().mergeIn(output))
+                    return small ? timed(took, 3, () -> ask(QueueActions.COMPLETE, claim.copy().mergeIn(output)))
                         : ask(QueueActions.RECORD_OUTPUT, claim.copy().mergeIn(output))
-                            .compose(recorded -> ask(QueueActions.COMPLETE, claim));
+                            .compose(recorded -> timed(took, 3, () -> ask(QueueActions.COMPLETE, claim)));
                   });
             })
             .map(completed -> true);
@@ -627,7 +704,8 @@ final class JobCycleBench {
 
   // ------------------------------------------------------------------------------------ graphile-worker
 
-  private Graphile graphile(int n) throws Exception {
+  /** graphile-worker draining {@link #jobs} no-op jobs with concurrency {@code n}; {@code mode}: graphile-drain.js's. */
+  private Graphile graphile(int n, String mode) throws Exception {
     try (TestDatabase db = TestDatabase.create()) {
       try (Connection c = Database.connect(db.url()); Statement s = c.createStatement()) {
         s.execute("CHECKPOINT");
@@ -635,7 +713,7 @@ final class JobCycleBench {
       String url = "postgresql://" + db.url().user() + "@" + db.url().host() + ":" + db.url().port() + "/" + db.url().database();
       CpuMeter cpu = CpuMeter.start(0);
       BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(180), Map.of(), nodeDir, "node", "graphile-drain.js", url,
-          Integer.toString(jobs), Integer.toString(n), Integer.toString(WARMUP));
+          Integer.toString(jobs), Integer.toString(n), Integer.toString(WARMUP), mode);
       Map<String, Double> load = cpu.stop();
       if (o.exit() != 0) {
         throw new IllegalStateException("graphile-worker failed: " + o.all());
@@ -646,7 +724,8 @@ final class JobCycleBench {
         throw new IllegalStateException("graphile-worker: failed jobs " + last);
       }
       return new Graphile(j.getDouble("rate"), j.getInteger("jobs"), j.getDouble("seconds"), j.getInteger("maxPoolSize"),
-          j.getString("version"), load);
+          j.getString("version"), j.getString("mode"), j.getInteger("localQueueSize"), j.getInteger("completeJobBatchDelay"),
+          j.getDouble("lagMs"), load);
     }
   }
 
@@ -793,9 +872,15 @@ final class JobCycleBench {
     md.append(SECTION).append("\n\n");
     md.append(String.format(Locale.ROOT, "Measured %s with `%s`.%n%n", machine.date(), command));
     md.append(machine.markdown());
-    md.append(String.format(Locale.ROOT, "- Peers: graphile-worker %s on %s (%s), pgbench %s%n%n",
-        rows.isEmpty() ? "?" : rows.get(0).graphile().version(), BenchSupport.firstLine("node", "--version"),
-        "defaults: no localQueue, no completeJobBatchDelay; per-job logging off; maxPoolSize = max(10, concurrency + 2)",
+    Graphile batched = rows.isEmpty() ? null : rows.get(0).graphileBatched();
+    String batchedConfig = batched == null || batched.localQueueSize() <= 0 ? "not run"
+        : String.format(Locale.ROOT, "`localQueue: { size: %d }`, `completeJobBatchDelay` = `failJobBatchDelay` = %d ms"
+            + " (graphile-drain.js's mode `%s`; `batched` alone is size 500 and 0 ms, the configuration of graphile-worker's"
+            + " performance page)", batched.localQueueSize(), batched.completeJobBatchDelay(), batched.mode());
+    md.append(String.format(Locale.ROOT, "- Peers: graphile-worker %s on %s, with its defaults (no localQueue, no"
+        + " completeJobBatchDelay) and, as context, batched: %s; both with per-job logging off and maxPoolSize = max(10,"
+        + " concurrency + 2); pgbench %s%n%n",
+        rows.isEmpty() ? "?" : rows.get(0).graphile().version(), BenchSupport.firstLine("node", "--version"), batchedConfig,
         BenchSupport.firstLine("pgbench", "--version").replaceAll("^pgbench \\(PostgreSQL\\) ", "")));
     md.append(String.format(Locale.ROOT, "One job cycle = claim (`jobs/next`), read the input, upload the output, complete;"
         + " tiny bodies (a 13-byte input, a 3-byte output). Each figure drains %,d queued jobs (one file row each) on its own"
@@ -804,28 +889,39 @@ final class JobCycleBench {
         + " `pipeline_complete`), with `-M prepared` and `-t` so that its clients drain the same number of jobs from a queue as"
         + " deep; the claim commits asynchronously, as the app's asynchronous-commit pool does (pgbench switches"
         + " `synchronous_commit` around it: two more statements per cycle). Per job that is 4 round trips and 2 durable"
-        + " commits for us (pgbench: 6 and 2), 2 and 2 for graphile-worker (get_job, complete_job). Warm-up, untimed:"
+        + " commits for us (pgbench: 6 and 2), 2 and 2 for graphile-worker with its defaults (get_job, complete_job); batched,"
+        + " one query locks up to `localQueue.size` jobs for the whole pool and the completions that come within"
+        + " `completeJobBatchDelay` are deleted by one statement. A graphile-worker figure ends once its last completion is in"
+        + " the table (it reports a job complete before its delete commits: that wait took at most %.1f ms); batched, up to"
+        + " `localQueue.size` of its timed jobs may already have been fetched during its warm-up. Warm-up, untimed:"
         + " before the first figure the app drained %,d jobs over HTTP in %d s (rounds of %d workers) and %,d over the event bus"
         + " in %d s, so that its JIT had compiled the cycle (the C2 compiler still took about a third of the app's CPU"
         + " 30 s into a fresh JVM's cycles); every graphile-worker process drains %,d jobs before its timed ones.%n%n", jobs,
+        rows.stream().flatMap(r -> r.reps().stream()).flatMap(x -> Stream.of(x.graphile(), x.graphileBatched()))
+            .mapToDouble(Graphile::lagMs).filter(ms -> !Double.isNaN(ms)).max().orElse(Double.NaN),
         httpWarmup.jobs(), httpWarmup.seconds(), WARMUP_WORKERS, busWarmup.jobs(), busWarmup.seconds(), WARMUP));
     md.append("| workers | ours over HTTP (jobs/s) | ours over the event bus | graphile-worker | pgbench, same SQL (cycles/s)"
-        + " | HTTP / graphile | bus / graphile | HTTP / pgbench | bus / pgbench |\n");
-    md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + " | HTTP / graphile | bus / graphile | HTTP / pgbench | bus / pgbench | graphile-worker (batched) |"
+        + " HTTP / graphile-batched | bus / graphile-batched |\n");
+    md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f |%n", r.workers(),
-          r.http().rate(), r.bus().rate(), r.graphile().rate(), r.pgbench().tps(), r.httpOverGraphile(),
-          r.busOverGraphile(), r.httpOverPgbench(), r.busOverPgbench()));
+      md.append(String.format(Locale.ROOT,
+          "| %d | %,.0f | %,.0f | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %,.0f | %.2f | %.2f |%n", r.workers(), r.http().rate(), r.bus().rate(), r.graphile().rate(), r.pgbench().tps(), r.httpOverGraphile(),
+          r.busOverGraphile(), r.httpOverPgbench(), r.busOverPgbench(), r.graphileBatched().rate(),
+          r.httpOverGraphileBatched(), r.busOverGraphileBatched()));
     }
+    md.append("\n\"graphile-worker\" is graphile-worker with its defaults, against which the goals below are set; the batched"
+        + " columns are context: what graphile-worker does when it too claims and completes in batches.\n");
     int reps = rows.isEmpty() ? 0 : rows.get(0).reps().size();
-    md.append(String.format(Locale.ROOT, "%nEach worker count was measured %d times, the four ways one after the other each time;"
+    md.append(String.format(Locale.ROOT, "%nEach worker count was measured %d times, the ways one after the other each time;"
         + " the rates are the medians, and each ratio is the median of the ratios within each repetition (its figures ran"
         + " seconds apart). The ratios in each repetition:%n%n", reps));
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT, "- %d workers: HTTP / pgbench %s; bus / pgbench %s; HTTP / graphile %s;"
-          + " bus / graphile %s%n", r.workers(), r.each(x -> x.http().rate() / x.pgbench().tps()),
-          r.each(x -> x.bus().rate() / x.pgbench().tps()), r.each(x -> x.http().rate() / x.graphile().rate()),
-          r.each(x -> x.bus().rate() / x.graphile().rate())));
+          + " bus / graphile %s; HTTP / graphile-batched %s; bus / graphile-batched %s%n", r.workers(),
+          r.each(x -> x.http().rate() / x.pgbench().tps()), r.each(x -> x.bus().rate() / x.pgbench().tps()),
+          r.each(x -> x.http().rate() / x.graphile().rate()), r.each(x -> x.bus().rate() / x.graphile().rate()),
+          r.each(x -> x.http().rate() / x.graphileBatched().rate()), r.each(x -> x.bus().rate() / x.graphileBatched().rate())));
     }
     md.append("\nWhere the CPU went during each figure (the median one of each way; cores used; `app` is the app process,"
         + " `bench` this benchmark's JVM, which holds the HTTP clients, and in the event-bus row the app itself; `tools` are"
@@ -833,12 +929,15 @@ final class JobCycleBench {
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT, "- %d workers — HTTP: %s (app %.2f ms of CPU per job, PostgreSQL %.2f ms);"
           + " event bus: %s (app %.2f ms per job, PostgreSQL %.2f ms); graphile-worker: %s (node %.2f ms per job, PostgreSQL"
-          + " %.2f ms); pgbench: %s (PostgreSQL %.2f ms per cycle)%n",
+          + " %.2f ms); graphile-worker (batched): %s (node %.2f ms per job, PostgreSQL %.2f ms); pgbench: %s (PostgreSQL %.2f ms"
+          + " per cycle)%n",
           r.workers(), CpuMeter.describe(r.http().cpu()), perJob(r.http().cpu(), "app", r.http().rate()),
           perJob(r.http().cpu(), "postgres", r.http().rate()), CpuMeter.describe(r.bus().cpu()),
           perJob(r.bus().cpu(), "bench", r.bus().rate()), perJob(r.bus().cpu(), "postgres", r.bus().rate()),
           CpuMeter.describe(r.graphile().cpu()), perJob(r.graphile().cpu(), "tools", r.graphile().rate()),
-          perJob(r.graphile().cpu(), "postgres", r.graphile().rate()), CpuMeter.describe(r.pgbench().cpu()),
+          perJob(r.graphile().cpu(), "postgres", r.graphile().rate()), CpuMeter.describe(r.graphileBatched().cpu()),
+          perJob(r.graphileBatched().cpu(), "tools", r.graphileBatched().rate()),
+          perJob(r.graphileBatched().cpu(), "postgres", r.graphileBatched().rate()), CpuMeter.describe(r.pgbench().cpu()),
           perJob(r.pgbench().cpu(), "postgres", r.pgbench().tps())));
     }
     md.append("\n(`postgres` counts every PostgreSQL process on the machine, including other databases' if other work ran;"
@@ -901,15 +1000,40 @@ final class JobCycleBench {
     return met ? "**met**" : "**not met**";
   }
 
+  /** Worker counts at which the goals of issue "The job queue as a batching actor" apply, and their ratios. */
+  static final List<Integer> BUS_OVER_GRAPHILE_AT = List.of(4, 8, 16);
+  static final List<Integer> HTTP_OVER_GRAPHILE_AT = List.of(8, 16);
+  static final List<Integer> OVER_PGBENCH_AT = List.of(4, 8, 16);
+  static final double BUS_OVER_GRAPHILE = 1.0;
+  static final double HTTP_OVER_GRAPHILE = 0.7;
+  static final double OVER_PGBENCH = 1.0;
+
   static String goals(List<Row> rows) {
-    StringBuilder b = new StringBuilder("Goals (at least graphile-worker's rate, and at least half the pgbench rate; the"
-        + " median ratios):\n\n");
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "Goals (issue \"The job queue as a batching actor\"; the"
+        + " median ratios, against graphile-worker with its defaults, not the batched one): the event bus at least %.1f×"
+        + " graphile-worker at %s workers; HTTP at least %.1f× graphile-worker at %s; both at least %.1f× pgbench running"
+        + " today's statements (one job per statement) at %s.%n%n", BUS_OVER_GRAPHILE, counts(BUS_OVER_GRAPHILE_AT),
+        HTTP_OVER_GRAPHILE, counts(HTTP_OVER_GRAPHILE_AT), OVER_PGBENCH, counts(OVER_PGBENCH_AT)));
     for (Row r : rows) {
-      b.append(String.format(Locale.ROOT, "- %d workers: HTTP %s graphile (%.2f×), %s half of pgbench (%.2f×);"
-          + " event bus %s graphile (%.2f×), %s half of pgbench (%.2f×)%n", r.workers(),
-          met(r.httpOverGraphile() >= 1) + ",", r.httpOverGraphile(), met(r.httpOverPgbench() >= 0.5), r.httpOverPgbench(),
-          met(r.busOverGraphile() >= 1) + ",", r.busOverGraphile(), met(r.busOverPgbench() >= 0.5), r.busOverPgbench()));
+      int n = r.workers();
+      b.append(String.format(Locale.ROOT, "- %d workers: event bus %s, %s; HTTP %s, %s%n", n,
+          goal(BUS_OVER_GRAPHILE_AT.contains(n), "graphile-worker", r.busOverGraphile(), BUS_OVER_GRAPHILE),
+          goal(OVER_PGBENCH_AT.contains(n), "pgbench", r.busOverPgbench(), OVER_PGBENCH),
+          goal(HTTP_OVER_GRAPHILE_AT.contains(n), "graphile-worker", r.httpOverGraphile(), HTTP_OVER_GRAPHILE),
+          goal(OVER_PGBENCH_AT.contains(n), "pgbench", r.httpOverPgbench(), OVER_PGBENCH)));
     }
     return b.toString();
+  }
+
+  /** "**met** against pgbench (1.05× of 1.0×)", or "against graphile-worker 0.25× (no goal at this worker count)". */
+  static String goal(boolean applies, String peer, double ratio, double target) {
+    return applies ? String.format(Locale.ROOT, "%s against %s (%.2f× of %.1f×)", met(ratio >= target), peer, ratio, target)
+        : String.format(Locale.ROOT, "against %s %.2f× (no goal at this worker count)", peer, ratio);
+  }
+
+  /** "4, 8 and 16". */
+  static String counts(List<Integer> counts) {
+    List<String> s = counts.stream().map(String::valueOf).toList();
+    return s.size() == 1 ? s.get(0) : String.join(", ", s.subList(0, s.size() - 1)) + " and " + s.get(s.size() - 1);
   }
 }

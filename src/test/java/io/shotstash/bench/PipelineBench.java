@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * The pipeline benchmarks of issue #3 (bench/pipeline.sh runs this; bench/README.md says what each
- * measures): the full job cycle beside graphile-worker and pgbench ({@link JobCycleBench}), idle
- * polling and whether it reaches PostgreSQL ({@link IdlePollBench}), and streaming 1 GiB in and out
- * beside dd and nginx ({@link StreamBench}). Each part writes its own {@code ## } section of
+ * measures): the full job cycle beside graphile-worker and pgbench ({@link JobCycleBench}), each
+ * call's latency for one worker on an idle queue ({@link CallLatencyBench}), idle polling and
+ * whether it reaches PostgreSQL ({@link IdlePollBench}), and streaming 1 GiB in and out beside dd
+ * and nginx ({@link StreamBench}). Each part writes its own {@code ## } section of
  * docs/benchmarks.md as soon as it is done, replacing only that section.
  *
  * <p>Options ({@code --name=value}): see {@link #DEFAULTS}. {@code jar} is the app's fat jar,
@@ -28,13 +29,16 @@ public final class PipelineBench {
 
   private static Map<String, String> defaults() {
     Map<String, String> d = new LinkedHashMap<>();
-    d.put("parts", "cycle,idle,stream");
+    d.put("parts", "cycle,latency,idle,stream");
     d.put("workers", "4,8,16");
     d.put("jobs", Integer.toString(2 * 16 * JobCycleBench.BUDGET)); // two rounds of 16 HTTP workers, 8 of 4
     d.put("noisy", "0.4");
     d.put("warmupSeconds", "120"); // untimed job cycles first: two thirds over HTTP, one third over the bus
     d.put("cycleReps", "3"); // each worker count measured this many times; medians reported
     d.put("retryUntil", "480");
+    d.put("latencyCycles", "2000"); // timed cycles of the lone worker, per way: the 20 slowest are above p99
+    d.put("latencyWarmup", "200"); // untimed cycles of the lone worker first, per way
+    d.put("latencyGap", "5"); // ms between inserting the lone worker's job and its claim
     d.put("wrkSeconds", "10");
     d.put("wrkThreads", "2");
     d.put("wrkConnections", "64");
@@ -42,7 +46,8 @@ public final class PipelineBench {
     d.put("busSeconds", "5");
     d.put("busInFlight", "64");
     d.put("streamReps", "3");
-    d.put("modes", "http,bus,graphile,pgbench");
+    d.put("modes", "http,bus,graphile,graphile-batched,pgbench");
+    d.put("graphileBatched", "batched"); // graphile-drain.js's mode for graphile-batched: batched[:localQueue size[:batch delay ms]]
     d.put("appJvm", "");
     d.put("quiet", "0.25");
     d.put("quietWait", "30");
@@ -74,7 +79,7 @@ public final class PipelineBench {
     BenchSupport.log("%s", machine.markdown().replace("\n", " "));
     Vertx clientVertx = Vertx.vertx();
     try {
-      if (parts.contains("cycle") || parts.contains("idle")) {
+      if (parts.contains("cycle") || parts.contains("latency") || parts.contains("idle")) {
         List<String> appJvm = o.get("appJvm").isBlank() ? List.of() : Arrays.asList(o.get("appJvm").strip().split("\\s+"));
         AppProcess app = BenchSupport.open(new AppProcess(clientVertx, jar, work, "queue", appJvm));
         app.setupAndLogin();
@@ -82,11 +87,18 @@ public final class PipelineBench {
         int jobs = Integer.parseInt(o.get("jobs"));
         JobCycleBench cycle = new JobCycleBench(clientVertx, app, inProcess, work, node, jobs,
             Double.parseDouble(o.get("noisy")), Integer.parseInt(o.get("retryUntil")), Integer.parseInt(o.get("warmupSeconds")));
+        List<String> modes = Arrays.asList(o.get("modes").split(","));
         if (parts.contains("cycle")) {
           machine = machine.withBusy(waitForQuiet(quiet, quietWait));
-          List<JobCycleBench.Row> rows = cycle.run(workers, Arrays.asList(o.get("modes").split(",")),
-              Integer.parseInt(o.get("cycleReps")));
+          List<JobCycleBench.Row> rows = cycle.run(workers, modes, Integer.parseInt(o.get("cycleReps")), o.get("graphileBatched"));
           write(out, JobCycleBench.SECTION, cycle.section(machine, command, rows, cycle.probe()));
+        }
+        if (parts.contains("latency")) {
+          machine = machine.withBusy(waitForQuiet(quiet, quietWait));
+          CallLatencyBench.Result r = new CallLatencyBench(app, inProcess, cycle, work).run(modes,
+              Integer.parseInt(o.get("latencyWarmup")), Integer.parseInt(o.get("latencyCycles")),
+              Integer.parseInt(o.get("latencyGap")));
+          write(out, CallLatencyBench.SECTION, CallLatencyBench.section(machine, command, r));
         }
         if (parts.contains("idle")) {
           machine = machine.withBusy(waitForQuiet(quiet, quietWait));
