@@ -3,8 +3,8 @@ package io.shotstash.pipeline;
 /**
  * Every statement of the pipeline, named, in one place (the River habit). Each write about a job
  * re-checks the holder (worker and claim-token hash) and the status in the same statement, so no
- * check-then-act race exists between two nodes; when it matches no row, {@link #DIAGNOSE} tells
- * which refusal applies.
+ * check-then-act race exists between two nodes; the batched job calls do it per row inside their
+ * functions (migration V8), which also say which refusal applies when the check fails.
  */
 final class PipelineSql {
   private PipelineSql() {}
@@ -43,112 +43,24 @@ final class PipelineSql {
 
   // ---- heartbeats ----
 
-  /** The lease moves for every listed job the worker still holds and that is open. */
-  static final String HEARTBEAT_JOBS =
-      "UPDATE pipeline_jobs SET heartbeat_at = now() "
-          + "WHERE id = ANY($2) AND worker_id = $1 AND status IN ('claimed','running') RETURNING id";
-
-  // ---- the claim ----
-
   /**
-   * Claims the oldest claimable job of the worker's kinds, and records that the worker was seen.
-   * FOR UPDATE SKIP LOCKED: concurrent claimers never wait on each other's candidate and never get
-   * the same row; a row another transaction is claiming is simply skipped. Trashed files are
-   * skipped (the sweeper cancels their jobs). The worker's row is updated in the same statement
-   * (a data-modifying CTE always runs), even when nothing is claimable; it is a non-key column, so
-   * it does not conflict with the claim's foreign-key check on the same row. Runs on the
-   * asynchronous-commit pool ({@code JobQueueVerticle}): a claim a PostgreSQL crash forgets is a
-   * job queued again, which its holder learns as CLAIM_STALE at its next call.
+   * The lease moves for every listed job the worker still holds and that is open. The rows are
+   * locked by id first, the order every batch of job calls locks them in (migration V8), so a
+   * heartbeat and a batch never wait on each other in opposite orders.
    */
-  static final String CLAIM =
-      "WITH seen AS (UPDATE pipeline_workers SET last_seen_at = now() WHERE id = $2), "
-          + "candidate AS ("
-          + "  SELECT j.id FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL"
-          + "  WHERE j.status = 'queued' AND j.kind = ANY($1) AND j.run_after <= now()"
-          + "  ORDER BY j.created_at, j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED) "
-          + "UPDATE pipeline_jobs j SET status = 'claimed', attempts = j.attempts + 1, worker_id = $2, "
-          + "  claim_token_hash = $3, claimed_at = now(), heartbeat_at = now(), progress = 0, seq = j.seq + 1, "
-          + "  updated_at = now() "
-          + "FROM candidate, media_files f WHERE j.id = candidate.id AND f.id = j.file_id "
-          + "RETURNING j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size";
+  static final String HEARTBEAT_JOBS =
+      "UPDATE pipeline_jobs j SET heartbeat_at = now() FROM ("
+          + "  SELECT id FROM pipeline_jobs WHERE id = ANY($2) AND worker_id = $1 AND status IN ('claimed','running') "
+          + "  ORDER BY id FOR NO KEY UPDATE) l "
+          + "WHERE j.id = l.id RETURNING j.id";
+
+  // ---- the claim (Claims) ----
 
   /** When the next queued job of these kinds becomes claimable (null: none queued). */
   static final String NEXT_RUN_AFTER =
       "SELECT j.kind, min(j.run_after) AS run_after FROM pipeline_jobs j "
           + "JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL "
           + "WHERE j.status = 'queued' AND j.kind = ANY($1) GROUP BY j.kind";
-
-  // ---- calls about one job (all re-check the holder: $1 job, $2 worker, $3 claim-token hash) ----
-
-  static final String HOLDER = "id = $1 AND worker_id = $2 AND claim_token_hash = $3";
-
-  /** Why a holder check failed: the row, its status and whether the caller is the holder. */
-  static final String DIAGNOSE =
-      "SELECT status, (worker_id = $2 AND claim_token_hash = $3) AS holder FROM pipeline_jobs WHERE id = $1";
-
-  /** Reading input: checks the holder and the file, does not move the lease. */
-  static final String INPUT =
-      "SELECT f.storage_key, f.name, f.mime_type, f.size, f.trashed_at FROM pipeline_jobs j "
-          + "JOIN media_files f ON f.id = j.file_id "
-          + "WHERE j.id = $1 AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running')";
-
-  /** The lease moves as an upload starts; nothing a client sees changes, so seq stays. */
-  static final String TOUCH_LEASE =
-      "UPDATE pipeline_jobs SET heartbeat_at = now() WHERE " + HOLDER + " AND status IN ('claimed','running') RETURNING id";
-
-  static final String PROGRESS =
-      "UPDATE pipeline_jobs SET status = 'running', progress = $4, heartbeat_at = now(), seq = seq + 1, "
-          + "updated_at = now() WHERE " + HOLDER + " AND status IN ('claimed','running') RETURNING status, progress, seq";
-
-  /**
-   * Records the uploaded output as the claim's pending output and moves the lease. Returns the key
-   * of the output it replaces (the caller deletes it).
-   */
-  static final String RECORD_OUTPUT =
-      "UPDATE pipeline_jobs j SET output_version_id = $4, output_storage_key = $5, output_mime_type = $6, "
-          + "output_ext = $7, output_size = $8, heartbeat_at = now(), seq = j.seq + 1, updated_at = now() "
-          + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
-          + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
-          + "RETURNING old.previous";
-
-  /**
-   * complete, in one round trip: {@code pipeline_complete} (migration V5) locks the file row, then
-   * the job row, re-checks the holder and the status, and creates the version and marks the job
-   * done in the same transaction; it answers an outcome ({@code done}, {@code job_not_found},
-   * {@code claim_stale}, {@code file_gone}, {@code job_terminal}, {@code output_dropped},
-   * {@code output_missing}) that the caller maps to the contract's answer.
-   */
-  static final String COMPLETE =
-      "SELECT outcome, seq, version_id, drop_key FROM pipeline_complete($1, $2, $3)";
-
-  /** release: queued again at once, the attempt given back, the claim and the output dropped. */
-  static final String RELEASE =
-      "UPDATE pipeline_jobs j SET status = 'queued', attempts = greatest(j.attempts - 1, 0), worker_id = NULL, "
-          + "claim_token_hash = NULL, heartbeat_at = NULL, run_after = now(), progress = 0, "
-          + "output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, "
-          + "output_size = NULL, seq = j.seq + 1, updated_at = now() "
-          + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
-          + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
-          + "RETURNING j.attempts, j.seq, old.previous";
-
-  /**
-   * fail: back to the queue (with backoff: 30 s x attempts) while attempts remain and the error is
-   * retryable; otherwise failed, keeping the claim so a late holder hears JOB_TERMINAL.
-   */
-  static final String FAIL =
-      "UPDATE pipeline_jobs j SET "
-          + "status = CASE WHEN $4 AND j.attempts < j.max_attempts THEN 'queued' ELSE 'failed' END, "
-          + "worker_id = CASE WHEN $4 AND j.attempts < j.max_attempts THEN NULL ELSE j.worker_id END, "
-          + "claim_token_hash = CASE WHEN $4 AND j.attempts < j.max_attempts THEN NULL ELSE j.claim_token_hash END, "
-          + "run_after = CASE WHEN $4 AND j.attempts < j.max_attempts "
-          + "  THEN now() + make_interval(secs => 30 * j.attempts) ELSE j.run_after END, "
-          + "finished_at = CASE WHEN $4 AND j.attempts < j.max_attempts THEN NULL ELSE now() END, "
-          + "error = $5, progress = CASE WHEN $4 AND j.attempts < j.max_attempts THEN 0 ELSE j.progress END, "
-          + "output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, "
-          + "output_size = NULL, seq = j.seq + 1, updated_at = now() "
-          + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
-          + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
-          + "RETURNING j.status, j.attempts, j.max_attempts, j.seq, old.previous";
 
   // ---- batched calls (JobCalls; the functions are in migration V8) ----
   // Each takes one array per argument, element i being call i, and answers one row per call with
@@ -183,8 +95,9 @@ final class PipelineSql {
   /**
    * Claims for many callers that run the same kinds ($1), one job each, in claim order: caller i
    * ($2[i] worker, $3[i] claim-token hash) gets the i-th oldest claimable job; callers beyond the
-   * jobs found get no row. FOR UPDATE SKIP LOCKED, as {@link #CLAIM}: two batches (two event loops,
-   * two nodes) never take the same job nor wait for each other's candidates. The workers' rows are
+   * jobs found get no row. FOR UPDATE SKIP LOCKED: two batches (two event loops, two nodes) never
+   * take the same job nor wait for each other's candidates; a job another transaction is claiming is
+   * skipped. Trashed files are skipped (the sweeper cancels their jobs). The workers' rows are
    * marked seen (at most once a second each: liveness is counted in lease lengths) after locking
    * them by id, so two batches naming the same workers cannot deadlock; NO KEY UPDATE, like the
    * update itself, never blocks the claim's own foreign-key checks on them. Asynchronous commit.

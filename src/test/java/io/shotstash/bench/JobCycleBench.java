@@ -20,7 +20,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
-import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -61,7 +60,7 @@ import java.util.stream.Stream;
  *   <li><b>graphile-worker</b> (Node) draining the same number of no-op jobs with concurrency N, with its
  *       defaults (one get_job and one complete_job per job), and as context in its batched mode
  *       ({@code localQueue} and {@code completeJobBatchDelay}: {@code graphile-drain.js}'s mode argument).</li>
- *   <li><b>pgbench</b> running the cycle's own statements, read from {@code PipelineSql}, with N clients.</li>
+ *   <li><b>pgbench</b> running the cycle's statements as they were before batching ({@link UnbatchedSql}), with N clients.</li>
  * </ol>
  */
 final class JobCycleBench {
@@ -731,15 +730,6 @@ final class JobCycleBench {
 
   // ------------------------------------------------------------------------------------ pgbench
 
-  /** The statement {@code name} of io.shotstash.pipeline.PipelineSql (package-private, read by reflection). */
-  static String sql(String name) {
-    try {
-      Field f = Class.forName("io.shotstash.pipeline.PipelineSql").getDeclaredField(name);
-      f.setAccessible(true);
-      return (String) f.get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("PipelineSql." + name + " is gone; update JobCycleBench", e);
-    }
   }
 
   /** Replaces $1..$n with pgbench variables or SQL fragments. */
@@ -771,15 +761,15 @@ final class JobCycleBench {
     return String.join("\n",
         "SET synchronous_commit = off;",
         "-- jobs/next: the claim (it also records that the worker was seen)",
-        bind(sql("CLAIM"), ":kinds", worker, token),
+        bind(UnbatchedSql.CLAIM, ":kinds", worker, token),
         "\\gset",
         "-- input: the holder check and the file",
-        bind(sql("INPUT"), ":id", worker, token) + ";",
+        bind(UnbatchedSql.INPUT, ":id", worker, token) + ";",
         "SET synchronous_commit = on;",
         "-- output: a tiny one is recorded (durably) once it is in; that checks the claim and moves the lease",
-        bind(sql("RECORD_OUTPUT"), ":id", worker, token, "gen_random_uuid()", output, "'text/plain'", "'txt'", "3") + ";",
+        bind(UnbatchedSql.RECORD_OUTPUT, ":id", worker, token, "gen_random_uuid()", output, "'text/plain'", "'txt'", "3") + ";",
         "-- complete: one call",
-        bind(sql("COMPLETE"), ":id", worker, token) + ";",
+        bind(UnbatchedSql.COMPLETE, ":id", worker, token) + ";",
         "");
   }
 
@@ -838,7 +828,7 @@ final class JobCycleBench {
       try (Connection c = Database.connect(db.url()); Statement s = c.createStatement()) {
         c.setAutoCommit(false);
         List<String> lines = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE) " + bind(sql("CLAIM"), "ARRAY['" + KIND + "']",
+        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE) " + bind(UnbatchedSql.CLAIM, "ARRAY['" + KIND + "']",
             "'00000000-0000-4000-8000-000000000000'::uuid", "'\\x00'::bytea"))) {
           while (rs.next()) {
             lines.add(rs.getString(1));
@@ -884,12 +874,14 @@ final class JobCycleBench {
         BenchSupport.firstLine("pgbench", "--version").replaceAll("^pgbench \\(PostgreSQL\\) ", "")));
     md.append(String.format(Locale.ROOT, "One job cycle = claim (`jobs/next`), read the input, upload the output, complete;"
         + " tiny bodies (a 13-byte input, a 3-byte output). Each figure drains %,d queued jobs (one file row each) on its own"
-        + " database of the same PostgreSQL, VACUUM ANALYZE and CHECKPOINT just before. pgbench runs the cycle's own"
-        + " statements, read from `PipelineSql` by reflection (CLAIM; INPUT; RECORD_OUTPUT; COMPLETE, which calls"
-        + " `pipeline_complete`), with `-M prepared` and `-t` so that its clients drain the same number of jobs from a queue as"
+        + " database of the same PostgreSQL, VACUUM ANALYZE and CHECKPOINT just before. pgbench runs the cycle's statements as"
+        + " the app sent them before it batched, one job per statement (`UnbatchedSql`: CLAIM; INPUT; RECORD_OUTPUT; COMPLETE,"
+        + " which calls `pipeline_complete`): the unbatched limit, with `-M prepared` and `-t` so that its clients drain the same number of jobs from a queue as"
         + " deep; the claim commits asynchronously, as the app's asynchronous-commit pool does (pgbench switches"
-        + " `synchronous_commit` around it: two more statements per cycle). Per job that is 4 round trips and 2 durable"
-        + " commits for us (pgbench: 6 and 2), 2 and 2 for graphile-worker with its defaults (get_job, complete_job); batched,"
+        + " `synchronous_commit` around it: two more statements per cycle). Per job the app now sends, over HTTP, 4 calls that"
+        + " each join a batch of their kind (one statement and, for the output and the complete, one durable commit per"
+        + " batch), over the event bus 3 (claim, input, complete carrying the small output); pgbench: 6 round trips and 2"
+        + " durable commits per job, 2 and 2 for graphile-worker with its defaults (get_job, complete_job); batched,"
         + " one query locks up to `localQueue.size` jobs for the whole pool and the completions that come within"
         + " `completeJobBatchDelay` are deleted by one statement. A graphile-worker figure ends once its last completion is in"
         + " the table (it reports a job complete before its delete commits: that wait took at most %.1f ms); batched, up to"
