@@ -730,8 +730,6 @@ final class JobCycleBench {
 
   // ------------------------------------------------------------------------------------ pgbench
 
-  }
-
   /** Replaces $1..$n with pgbench variables or SQL fragments. */
   static String bind(String sql, String... params) {
     Matcher m = Pattern.compile("\\$(\\d+)").matcher(sql);
