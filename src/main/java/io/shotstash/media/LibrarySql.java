@@ -35,10 +35,13 @@ final class LibrarySql {
 
   static final String RESTORE_FILE = "UPDATE media_files SET trashed_at = NULL WHERE id = $1";
 
-  /** The holder keeps its claim so it hears JOB_TERMINAL, and FILE_GONE on complete. */
+  /**
+   * The holder keeps its claim so it hears JOB_TERMINAL, and FILE_GONE on complete. The jobs are
+   * locked by id, the order the job queue's batches lock them in (migration V8).
+   */
   static final String CANCEL_JOBS_OF_FILE =
       "WITH doomed AS (SELECT id, output_storage_key AS previous FROM pipeline_jobs "
-          + "  WHERE file_id = $1 AND status IN ('queued','claimed','running') FOR UPDATE) "
+          + "  WHERE file_id = $1 AND status IN ('queued','claimed','running') ORDER BY id FOR UPDATE) "
           + "UPDATE pipeline_jobs j SET status = 'cancelled', error = 'file trashed', output_version_id = NULL, "
           + "output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, output_size = NULL, "
           + "seq = j.seq + 1, updated_at = now(), finished_at = now() FROM doomed WHERE j.id = doomed.id "
