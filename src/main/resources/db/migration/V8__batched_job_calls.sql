@@ -11,10 +11,12 @@
 --   job_terminal           the caller holds it and the job is final             409 JOB_TERMINAL
 --   (complete only: file_gone, output_dropped, output_missing, as pipeline_complete in V5)
 --
--- The *_batch functions take one array per argument (element i is call i), lock every row the
--- batch touches up front in one global order, then run the calls one after another in the order
--- they arrived, so a call sees what the calls before it in the batch did (a job completed twice in
--- one batch: the second hears JOB_TERMINAL, as it would have one call later).
+-- The *_batch functions take one array per argument (element i is call i) and lock every row the
+-- batch touches up front, in one global order. A batch never names a job twice (the app keeps a
+-- second call about a job for the next batch, so it sees what the first did). The calls the job
+-- cycle makes (the output, complete) are judged and applied set-based, in one statement for the
+-- whole batch; the rarer ones (progress, the start of an upload, release, fail) run a per-call
+-- function in a loop.
 --
 -- Locks, everywhere in the pipeline: media_files rows before pipeline_jobs rows; within a table,
 -- by id. Trashing a file locks the file, then its jobs; the sweeper and the claim skip locked jobs.
@@ -34,11 +36,10 @@ CREATE FUNCTION pipeline_refusal_of(p_job uuid, p_worker uuid, p_token bytea) RE
                    FROM pipeline_jobs j WHERE j.id = p_job), 'job_not_found')
 $$ LANGUAGE sql STABLE;
 
--- Locks the jobs of a batch, by id. NO KEY UPDATE, as the updates themselves take: a claim's
--- foreign-key check on another row never waits on it.
+-- Locks the jobs of a batch, by id.
 CREATE FUNCTION pipeline_lock_jobs(p_jobs uuid[]) RETURNS void AS $$
 BEGIN
-  PERFORM 1 FROM pipeline_jobs WHERE id = ANY(p_jobs) ORDER BY id FOR NO KEY UPDATE;
+  PERFORM 1 FROM pipeline_jobs WHERE id = ANY(p_jobs) ORDER BY id FOR UPDATE;
 END
 $$ LANGUAGE plpgsql;
 
@@ -93,75 +94,92 @@ $$ LANGUAGE plpgsql;
 
 -- ---- an uploaded output becomes the claim's pending output (previous: the one it replaces) ----
 
-CREATE FUNCTION pipeline_record_output(p_job uuid, p_worker uuid, p_token bytea, p_version uuid, p_key text,
-    p_mime text, p_ext text, p_size bigint, OUT outcome text, OUT previous text) AS $$
-DECLARE
-  j pipeline_jobs%ROWTYPE;
-BEGIN
-  SELECT * INTO j FROM pipeline_jobs WHERE id = p_job FOR NO KEY UPDATE;
-  IF NOT FOUND THEN
-    outcome := 'job_not_found';
-    RETURN;
-  END IF;
-  IF j.worker_id IS DISTINCT FROM p_worker OR j.claim_token_hash IS DISTINCT FROM p_token
-      OR j.status NOT IN ('claimed', 'running') THEN
-    outcome := pipeline_refusal(j.status, j.worker_id = p_worker AND j.claim_token_hash = p_token);
-    RETURN;
-  END IF;
-  UPDATE pipeline_jobs SET output_version_id = p_version, output_storage_key = p_key, output_mime_type = p_mime,
-      output_ext = p_ext, output_size = p_size, heartbeat_at = now(), seq = pipeline_jobs.seq + 1, updated_at = now()
-    WHERE id = p_job;
-  outcome := 'recorded';
-  previous := j.output_storage_key;
-END
-$$ LANGUAGE plpgsql;
-
 CREATE FUNCTION pipeline_record_output_batch(p_jobs uuid[], p_workers uuid[], p_tokens bytea[], p_versions uuid[],
     p_keys text[], p_mimes text[], p_exts text[], p_sizes bigint[])
     RETURNS TABLE (n int, outcome text, previous text) AS $$
+#variable_conflict use_column
 BEGIN
   PERFORM pipeline_lock_jobs(p_jobs);
-  FOR i IN 1 .. cardinality(p_jobs) LOOP
-    n := i;
-    SELECT r.outcome, r.previous INTO outcome, previous
-      FROM pipeline_record_output(p_jobs[i], p_workers[i], p_tokens[i], p_versions[i], p_keys[i], p_mimes[i],
-                                  p_exts[i], p_sizes[i]) r;
-    RETURN NEXT;
-  END LOOP;
+  RETURN QUERY
+  WITH c AS (
+    SELECT * FROM unnest(p_jobs, p_workers, p_tokens, p_versions, p_keys, p_mimes, p_exts, p_sizes)
+      WITH ORDINALITY AS c(job, worker, token, version, key, mime, ext, size, n)),
+  judged AS (
+    SELECT c.*, j.output_storage_key AS old_key,
+           CASE WHEN j.id IS NULL THEN 'job_not_found'
+                WHEN j.worker_id = c.worker AND j.claim_token_hash = c.token AND j.status IN ('claimed', 'running')
+                  THEN 'recorded'
+                ELSE pipeline_refusal(j.status, j.worker_id = c.worker AND j.claim_token_hash = c.token) END AS outcome
+      FROM c LEFT JOIN pipeline_jobs j ON j.id = c.job),
+  recorded AS (
+    UPDATE pipeline_jobs j SET output_version_id = judged.version, output_storage_key = judged.key,
+        output_mime_type = judged.mime, output_ext = judged.ext, output_size = judged.size, heartbeat_at = now(),
+        seq = j.seq + 1, updated_at = now()
+      FROM judged WHERE j.id = judged.job AND judged.outcome = 'recorded')
+  SELECT judged.n::int, judged.outcome, CASE WHEN judged.outcome = 'recorded' THEN judged.old_key END
+    FROM judged ORDER BY judged.n;
 END
 $$ LANGUAGE plpgsql;
 
--- ---- complete, optionally recording the output first (an in-process worker's small output) ----
--- A call with p_versions[i] NULL is a plain complete (pipeline_complete, V5). With an output, the
--- output is recorded first (the previous pending output, if any, comes back as `previous`); when the
--- claim does not hold, the outcome is the refusal and the caller deletes the bytes it stored.
+-- ---- complete, optionally bringing its output (an in-process worker's small output) ----
+-- The rules of pipeline_complete (V5), in its order, for the whole batch at once: no such job
+-- (job_not_found), not the holder (claim_stale), final (file_gone when cancelled by a trash, else
+-- job_terminal), the file in the Trash (output_dropped: the pending output is forgotten and drop_key
+-- names its bytes), no output (output_missing), else done: the version is inserted and the job
+-- finished. A call that brings its output (p_versions[i] not NULL) completes with that output,
+-- replacing any recorded one (previous names the replaced bytes); when it is refused, nothing
+-- recorded it and the caller deletes the bytes it stored.
 
 CREATE FUNCTION pipeline_complete_batch(p_jobs uuid[], p_workers uuid[], p_tokens bytea[], p_versions uuid[],
     p_keys text[], p_mimes text[], p_exts text[], p_sizes bigint[])
     RETURNS TABLE (n int, outcome text, seq bigint, version_id uuid, drop_key text, previous text) AS $$
-DECLARE
-  recorded text;
+#variable_conflict use_column
 BEGIN
   PERFORM 1 FROM media_files WHERE id IN (SELECT file_id FROM pipeline_jobs WHERE id = ANY(p_jobs))
     ORDER BY id FOR UPDATE;
   PERFORM pipeline_lock_jobs(p_jobs);
-  FOR i IN 1 .. cardinality(p_jobs) LOOP
-    n := i;
-    outcome := NULL; seq := NULL; version_id := NULL; drop_key := NULL; previous := NULL;
-    IF p_versions[i] IS NOT NULL THEN
-      SELECT r.outcome, r.previous INTO recorded, previous
-        FROM pipeline_record_output(p_jobs[i], p_workers[i], p_tokens[i], p_versions[i], p_keys[i], p_mimes[i],
-                                    p_exts[i], p_sizes[i]) r;
-      IF recorded <> 'recorded' THEN
-        outcome := recorded;
-        RETURN NEXT;
-        CONTINUE;
-      END IF;
-    END IF;
-    SELECT c.outcome, c.seq, c.version_id, c.drop_key INTO outcome, seq, version_id, drop_key
-      FROM pipeline_complete(p_jobs[i], p_workers[i], p_tokens[i]) c;
-    RETURN NEXT;
-  END LOOP;
+  RETURN QUERY
+  WITH c AS (
+    SELECT * FROM unnest(p_jobs, p_workers, p_tokens, p_versions, p_keys, p_mimes, p_exts, p_sizes)
+      WITH ORDINALITY AS c(job, worker, token, version, key, mime, ext, size, n)),
+  judged AS (
+    SELECT c.n, c.job, j.file_id, j.kind, j.attempts,
+           c.version IS NOT NULL AS brought,
+           j.output_storage_key AS old_key,
+           coalesce(c.version, j.output_version_id) AS v_id,
+           CASE WHEN c.version IS NOT NULL THEN c.key ELSE j.output_storage_key END AS v_key,
+           CASE WHEN c.version IS NOT NULL THEN c.mime ELSE j.output_mime_type END AS v_mime,
+           CASE WHEN c.version IS NOT NULL THEN c.ext ELSE j.output_ext END AS v_ext,
+           CASE WHEN c.version IS NOT NULL THEN c.size ELSE j.output_size END AS v_size,
+           CASE WHEN j.id IS NULL THEN 'job_not_found'
+                WHEN j.worker_id IS DISTINCT FROM c.worker OR j.claim_token_hash IS DISTINCT FROM c.token THEN 'claim_stale'
+                WHEN j.status IN ('done', 'failed', 'cancelled') THEN
+                  CASE WHEN j.status = 'cancelled' AND j.error = 'file trashed' THEN 'file_gone' ELSE 'job_terminal' END
+                WHEN f.trashed_at IS NOT NULL THEN 'output_dropped'
+                WHEN coalesce(c.version, j.output_version_id) IS NULL THEN 'output_missing'
+                ELSE 'done' END AS outcome
+      FROM c LEFT JOIN pipeline_jobs j ON j.id = c.job LEFT JOIN media_files f ON f.id = j.file_id),
+  versions AS (
+    INSERT INTO processed_versions (id, file_id, job_id, attempt, kind, mime_type, ext, size, storage_key)
+      SELECT v_id, file_id, job, attempts, kind, v_mime, v_ext, v_size, v_key FROM judged WHERE outcome = 'done'),
+  finished AS (
+    UPDATE pipeline_jobs j SET
+        status = CASE WHEN judged.outcome = 'done' THEN 'done' ELSE j.status END,
+        progress = CASE WHEN judged.outcome = 'done' THEN 100 ELSE j.progress END,
+        version_id = CASE WHEN judged.outcome = 'done' THEN judged.v_id ELSE j.version_id END,
+        finished_at = CASE WHEN judged.outcome = 'done' THEN now() ELSE j.finished_at END,
+        output_version_id = CASE WHEN judged.outcome = 'done' THEN judged.v_id END,
+        output_mime_type = CASE WHEN judged.outcome = 'done' THEN judged.v_mime END,
+        output_ext = CASE WHEN judged.outcome = 'done' THEN judged.v_ext END,
+        output_size = CASE WHEN judged.outcome = 'done' THEN judged.v_size END,
+        output_storage_key = NULL, seq = j.seq + 1, updated_at = now()
+      FROM judged WHERE j.id = judged.job AND judged.outcome IN ('done', 'output_dropped')
+      RETURNING j.id, j.seq)
+  SELECT judged.n::int, judged.outcome, finished.seq,
+         CASE WHEN judged.outcome = 'done' THEN judged.v_id END,
+         CASE WHEN judged.outcome = 'output_dropped' THEN judged.v_key END,
+         CASE WHEN judged.brought AND judged.outcome IN ('done', 'output_dropped') THEN judged.old_key END
+    FROM judged LEFT JOIN finished ON finished.id = judged.job ORDER BY judged.n;
 END
 $$ LANGUAGE plpgsql;
 

@@ -6,7 +6,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * <p>Each caller hears its own {@link Outcome}; a batch that fails as a whole (PostgreSQL away, an
  * error in the statement) changed nothing, since a batch is one statement, and every caller of it
  * hears {@code 503 database_unavailable} with {@code Retry-After}: try again.
+ *
+ * <p>A batch never carries two calls with the same key (the job a call is about): the later one
+ * waits for the next batch, so it sees what the earlier one did, as it would have one call later.
  *
  * <p>Not thread-safe: a batcher belongs to one job-queue instance and is used on its event loop only.
  *
@@ -44,6 +50,7 @@ public final class Batcher<R, A> {
   private final String name;
   private final int maxBatch;
   private final Function<List<R>, Future<List<Outcome<A>>>> statement;
+  private final Function<R, ?> key;
   private final ArrayDeque<Waiting<R, A>> waiting = new ArrayDeque<>();
   private boolean inFlight;
   private long batches;
@@ -54,11 +61,17 @@ public final class Batcher<R, A> {
    * it must change nothing when it fails.
    */
   public Batcher(String name, int maxBatch, Function<List<R>, Future<List<Outcome<A>>>> statement) {
+    this(name, maxBatch, call -> new Object(), statement);
+  }
+
+  /** As above; calls with equal {@code key}s never share a batch. */
+  public Batcher(String name, int maxBatch, Function<R, ?> key, Function<List<R>, Future<List<Outcome<A>>>> statement) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be at least 1");
     }
     this.name = name;
     this.maxBatch = maxBatch;
+    this.key = key;
     this.statement = statement;
   }
 
@@ -93,8 +106,13 @@ public final class Batcher<R, A> {
     }
     inFlight = true;
     List<Waiting<R, A>> batch = new ArrayList<>(Math.min(waiting.size(), maxBatch));
-    while (batch.size() < maxBatch && !waiting.isEmpty()) {
-      batch.add(waiting.poll());
+    Set<Object> keys = new HashSet<>();
+    for (Iterator<Waiting<R, A>> it = waiting.iterator(); it.hasNext() && batch.size() < maxBatch; ) {
+      Waiting<R, A> next = it.next();
+      if (keys.add(key.apply(next.call()))) {
+        batch.add(next);
+        it.remove();
+      }
     }
     batches++;
     calls += batch.size();

@@ -40,13 +40,16 @@ final class JobCalls {
   private final Pool durable;
   private final Pool asyncCommits;
   private final JobEvents events;
-  private final Batcher<JobCall, JsonObject> input = new Batcher<>("input", MAX_BATCH, this::inputBatch);
-  private final Batcher<JobCall, JsonObject> touch = new Batcher<>("upload start", MAX_BATCH, this::touchBatch);
-  private final Batcher<Progress, JsonObject> progress = new Batcher<>("progress", MAX_BATCH, this::progressBatch);
-  private final Batcher<Output, JsonObject> output = new Batcher<>("output", MAX_BATCH, this::outputBatch);
-  private final Batcher<Complete, JsonObject> complete = new Batcher<>("complete", MAX_BATCH, this::completeBatch);
-  private final Batcher<JobCall, JsonObject> release = new Batcher<>("release", MAX_BATCH, this::releaseBatch);
-  private final Batcher<Fail, JsonObject> fail = new Batcher<>("fail", MAX_BATCH, this::failBatch);
+  // each batch names a job at most once (a second call about it waits for the next batch)
+  private final Batcher<JobCall, JsonObject> input = new Batcher<>("input", MAX_BATCH, JobCall::job, this::inputBatch);
+  private final Batcher<JobCall, JsonObject> touch = new Batcher<>("upload start", MAX_BATCH, JobCall::job, this::touchBatch);
+  private final Batcher<Progress, JsonObject> progress =
+      new Batcher<>("progress", MAX_BATCH, p -> p.call().job(), this::progressBatch);
+  private final Batcher<Output, JsonObject> output = new Batcher<>("output", MAX_BATCH, o -> o.call().job(), this::outputBatch);
+  private final Batcher<Complete, JsonObject> complete =
+      new Batcher<>("complete", MAX_BATCH, c -> c.call().job(), this::completeBatch);
+  private final Batcher<JobCall, JsonObject> release = new Batcher<>("release", MAX_BATCH, JobCall::job, this::releaseBatch);
+  private final Batcher<Fail, JsonObject> fail = new Batcher<>("fail", MAX_BATCH, f -> f.call().job(), this::failBatch);
 
   JobCalls(Pool durable, Pool asyncCommits, JobEvents events) {
     this.durable = durable;

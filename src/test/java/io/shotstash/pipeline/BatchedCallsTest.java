@@ -294,6 +294,66 @@ class BatchedCallsTest {
     assertThat(input.getString("name")).isEqualTo("c-1");
   }
 
+  @Test
+  void aJobCompletedTwiceAtOnceIsDoneOnceAndTheSecondCallHearsJobTerminal() throws Exception {
+    List<Claimed> c = claim(2);
+    Claimed blocker = c.get(0);
+    Claimed twice = c.get(1);
+    upload(blocker);
+    upload(twice);
+    Future<JsonObject> first;
+    List<Future<JsonObject>> both = new ArrayList<>();
+    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
+      lock.setAutoCommit(false);
+      s.execute("SELECT 1 FROM media_files WHERE id = '" + blocker.file() + "' FOR UPDATE");
+      first = onLoop(() -> calls.complete(JobCall.Complete.of(blocker.call(worker))));
+      awaitWaitingOnLock("pipeline_complete_batch");
+      onLoop(() -> {
+        both.add(calls.complete(JobCall.Complete.of(twice.call(worker))));
+        both.add(calls.complete(JobCall.Complete.of(twice.call(worker))));
+        return Future.succeededFuture();
+      }).await(5, TimeUnit.SECONDS);
+      lock.rollback();
+    }
+    first.await(10, TimeUnit.SECONDS);
+    Future.join(both).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    assertThat(both.get(0).result().getString("status")).isEqualTo("done");
+    assertThat(refusal(both.get(1)).code()).isEqualTo("JOB_TERMINAL");
+    assertThat(db.number("SELECT count(*) FROM processed_versions WHERE job_id = '" + twice.job() + "'")).isEqualTo(1);
+  }
+
+  @Test
+  void aCompleteThatBringsItsOutputRecordsItAndCompletesInOneStatement() throws Exception {
+    List<Claimed> c = claim(3);
+    Claimed plain = c.get(0);
+    Claimed stale = new Claimed(c.get(1).job(), c.get(1).file(), "not-the-token");
+    Claimed replacing = c.get(2);
+    String replaced = upload(replacing);
+    List<String> keys = new ArrayList<>();
+    List<Future<JsonObject>> answers = new ArrayList<>();
+    for (Claimed x : List.of(plain, stale, replacing)) {
+      String version = UUID.randomUUID().toString();
+      String key = Storage.versionKey(version, "txt");
+      Files.createDirectories(media.resolve(key).getParent());
+      Files.writeString(media.resolve(key), "brought\n");
+      keys.add(key);
+      answers.add(onLoop(() -> calls.complete(JobCall.Complete.of(x.call(worker).put("versionId", version)
+          .put("storageKey", key).put("mimeType", "text/plain").put("ext", "txt").put("size", 8L)))));
+    }
+    Future.join(answers).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    assertThat(answers.get(0).result().getString("status")).isEqualTo("done");
+    assertThat(refusal(answers.get(1)).code()).isEqualTo("CLAIM_STALE");
+    assertThat(answers.get(2).result().getString("status")).isEqualTo("done");
+    assertThat(db.text("SELECT storage_key FROM processed_versions WHERE job_id = '" + plain.job() + "'")).isEqualTo(keys.get(0));
+    assertThat(db.text("SELECT storage_key FROM processed_versions WHERE job_id = '" + replacing.job() + "'"))
+        .isEqualTo(keys.get(2));
+    assertThat(db.text("SELECT size::text FROM processed_versions WHERE job_id = '" + replacing.job() + "'")).isEqualTo("8");
+    // the refused call's bytes are gone before it hears the refusal; the replaced output goes too
+    assertThat(media.resolve(keys.get(1))).doesNotExist();
+    assertEventually(() -> !Files.exists(media.resolve(replaced)), "the replaced output is deleted");
+    assertThat(media.resolve(keys.get(0))).exists();
+  }
+
   static void assertEventually(Supplier<Boolean> condition, String what) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (!condition.get()) {

@@ -100,4 +100,22 @@ class BatcherTest {
     assertThat(ApiError.from(broken.submit("a").cause()).status()).isEqualTo(503);
     assertThat(broken.waiting()).isZero();
   }
+
+  @Test
+  void twoCallsWithTheSameKeyNeverShareABatchTheLaterOneWaitsForTheNext() {
+    Batcher<String, String> byJob = new Batcher<>("keyed", 10, call -> call.substring(0, 1), calls -> {
+      sent.add(calls);
+      Promise<List<Outcome<String>>> p = Promise.promise();
+      inFlight.add(p);
+      return p.future();
+    });
+    byJob.submit("a0");
+    for (String c : List.of("a1", "b1", "a2", "c1")) {
+      byJob.submit(c);
+    }
+    inFlight.get(0).complete(echo(sent.get(0)));
+    assertThat(sent.get(1)).containsExactly("a1", "b1", "c1");
+    inFlight.get(1).complete(echo(sent.get(1)));
+    assertThat(sent.get(2)).containsExactly("a2");
+  }
 }
