@@ -139,6 +139,38 @@ class BatchedCallsTest {
     }
   }
 
+  /** The answers of a batch held behind another: {@code first}'s, then one per call of {@code together}. */
+  record Held(Future<JsonObject> first, List<Future<JsonObject>> batch) {}
+
+  /**
+   * Sends {@code blocker}'s complete while a test connection locks its file, so that statement waits
+   * in PostgreSQL; sends the completes of {@code together} meanwhile (they collect behind it, one
+   * batch but for a job named twice), checks how many wait, then lets the lock go and waits for every
+   * answer.
+   */
+  Held completeBehindALock(Claimed blocker, List<Claimed> together, int expectWaiting) throws Exception {
+    Future<JsonObject> first;
+    List<Future<JsonObject>> batch = new ArrayList<>();
+    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
+      lock.setAutoCommit(false);
+      s.execute("SELECT 1 FROM media_files WHERE id = '" + blocker.file() + "' FOR UPDATE");
+      first = onLoop(() -> calls.complete(JobCall.Complete.of(blocker.call(worker))));
+      awaitWaitingOnLock("pipeline_complete_batch");
+      onLoop(() -> {
+        for (Claimed x : together) {
+          batch.add(calls.complete(JobCall.Complete.of(x.call(worker))));
+        }
+        return Future.succeededFuture();
+      }).await(5, TimeUnit.SECONDS);
+      assertThat(onLoop(() -> Future.succeededFuture(calls.completesWaiting())).await())
+          .as("the completes wait behind the one in flight").isEqualTo(expectWaiting);
+      lock.rollback();
+    }
+    first.otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    Future.join(batch).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    return new Held(first, batch);
+  }
+
   @Test
   void aBatchMixingAcceptedAndRefusedCallsGivesEachCallerItsOwnAnswer() throws Exception {
     List<Claimed> c = claim(6);
@@ -156,25 +188,9 @@ class BatchedCallsTest {
     db.execute("UPDATE pipeline_jobs SET status = 'cancelled', finished_at = now() WHERE id = '" + cancelled.job() + "'");
     db.execute("UPDATE media_files SET trashed_at = now() WHERE id = '" + trashed.file() + "'");
 
-    Future<JsonObject> first;
-    List<Future<JsonObject>> batch = new ArrayList<>();
-    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
-      lock.setAutoCommit(false);
-      s.execute("SELECT 1 FROM media_files WHERE id = '" + blocker.file() + "' FOR UPDATE");
-      first = onLoop(() -> calls.complete(JobCall.Complete.of(blocker.call(worker))));
-      awaitWaitingOnLock("pipeline_complete_batch");
-      onLoop(() -> {
-        for (Claimed x : List.of(good, stale, cancelled, trashed, missing)) {
-          batch.add(calls.complete(JobCall.Complete.of(x.call(worker))));
-        }
-        return Future.succeededFuture();
-      }).await(5, TimeUnit.SECONDS);
-      assertThat(onLoop(() -> Future.succeededFuture(calls.completesWaiting())).await())
-          .as("the five completes wait together behind the one in flight").isEqualTo(5);
-      lock.rollback();
-    }
-    first.await(10, TimeUnit.SECONDS);
-    Future.join(batch).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    Held held = completeBehindALock(blocker, List.of(good, stale, cancelled, trashed, missing), 5);
+    Future<JsonObject> first = held.first();
+    List<Future<JsonObject>> batch = held.batch();
 
     assertThat(first.result().getString("status")).isEqualTo("done");
     assertThat(batch.get(0).result().getString("status")).isEqualTo("done");
@@ -207,23 +223,9 @@ class BatchedCallsTest {
         + "' AND NEW.status = 'done' THEN RAISE EXCEPTION 'poisoned job'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
     db.execute("CREATE TRIGGER poison BEFORE UPDATE ON pipeline_jobs FOR EACH ROW EXECUTE FUNCTION poison()");
 
-    Future<JsonObject> first;
-    List<Future<JsonObject>> batch = new ArrayList<>();
-    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
-      lock.setAutoCommit(false);
-      s.execute("SELECT 1 FROM media_files WHERE id = '" + blocker.file() + "' FOR UPDATE");
-      first = onLoop(() -> calls.complete(JobCall.Complete.of(blocker.call(worker))));
-      awaitWaitingOnLock("pipeline_complete_batch");
-      onLoop(() -> {
-        for (Claimed x : c.subList(1, 4)) {
-          batch.add(calls.complete(JobCall.Complete.of(x.call(worker))));
-        }
-        return Future.succeededFuture();
-      }).await(5, TimeUnit.SECONDS);
-      lock.rollback();
-    }
-    assertThat(first.await(10, TimeUnit.SECONDS).getString("status")).isEqualTo("done");
-    Future.join(batch).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    Held held = completeBehindALock(blocker, c.subList(1, 4), 3);
+    assertThat(held.first().result().getString("status")).isEqualTo("done");
+    List<Future<JsonObject>> batch = held.batch();
     for (Future<JsonObject> f : batch) {
       ApiError e = refusal(f);
       assertThat(e.status()).isEqualTo(503);
@@ -301,22 +303,7 @@ class BatchedCallsTest {
     Claimed twice = c.get(1);
     upload(blocker);
     upload(twice);
-    Future<JsonObject> first;
-    List<Future<JsonObject>> both = new ArrayList<>();
-    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
-      lock.setAutoCommit(false);
-      s.execute("SELECT 1 FROM media_files WHERE id = '" + blocker.file() + "' FOR UPDATE");
-      first = onLoop(() -> calls.complete(JobCall.Complete.of(blocker.call(worker))));
-      awaitWaitingOnLock("pipeline_complete_batch");
-      onLoop(() -> {
-        both.add(calls.complete(JobCall.Complete.of(twice.call(worker))));
-        both.add(calls.complete(JobCall.Complete.of(twice.call(worker))));
-        return Future.succeededFuture();
-      }).await(5, TimeUnit.SECONDS);
-      lock.rollback();
-    }
-    first.await(10, TimeUnit.SECONDS);
-    Future.join(both).otherwiseEmpty().await(10, TimeUnit.SECONDS);
+    List<Future<JsonObject>> both = completeBehindALock(blocker, List.of(twice, twice), 2).batch();
     assertThat(both.get(0).result().getString("status")).isEqualTo("done");
     assertThat(refusal(both.get(1)).code()).isEqualTo("JOB_TERMINAL");
     assertThat(db.number("SELECT count(*) FROM processed_versions WHERE job_id = '" + twice.job() + "'")).isEqualTo(1);
