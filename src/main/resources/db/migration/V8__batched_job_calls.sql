@@ -22,17 +22,22 @@
 -- by id. Trashing a file locks the file, then its jobs; the sweeper and the claim skip locked jobs.
 -- Two batches (two event loops, two nodes) therefore never wait on each other in opposite orders.
 
--- The refusal for a call that matched no open claim: p_status is the job's status (NULL: no such
--- job), p_holder whether the caller holds its claim.
-CREATE FUNCTION pipeline_refusal(p_status text, p_holder boolean) RETURNS text AS $$
+-- The holder check of every call about a job but complete: NULL when (p_worker, p_token) holds an
+-- open claim on the job whose status, worker and claim-token hash are given (p_status NULL: no such
+-- job), else the refusal.
+CREATE FUNCTION pipeline_claim_check(p_status text, p_holder uuid, p_holder_token bytea, p_worker uuid, p_token bytea)
+    RETURNS text AS $$
   SELECT CASE WHEN p_status IS NULL THEN 'job_not_found'
-              WHEN p_holder AND p_status IN ('done', 'failed', 'cancelled') THEN 'job_terminal'
+              WHEN p_holder = p_worker AND p_holder_token = p_token AND p_status IN ('claimed', 'running') THEN NULL
+              WHEN p_holder = p_worker AND p_holder_token = p_token AND p_status IN ('done', 'failed', 'cancelled')
+                THEN 'job_terminal'
               ELSE 'claim_stale' END
 $$ LANGUAGE sql IMMUTABLE;
 
--- The refusal for a call on p_job by (p_worker, p_token), read from the job as it is now.
+-- The refusal for a call on p_job by (p_worker, p_token) that matched no open claim, read from the
+-- job as it is now.
 CREATE FUNCTION pipeline_refusal_of(p_job uuid, p_worker uuid, p_token bytea) RETURNS text AS $$
-  SELECT coalesce((SELECT pipeline_refusal(j.status, j.worker_id = p_worker AND j.claim_token_hash = p_token)
+  SELECT coalesce((SELECT pipeline_claim_check(j.status, j.worker_id, j.claim_token_hash, p_worker, p_token)
                    FROM pipeline_jobs j WHERE j.id = p_job), 'job_not_found')
 $$ LANGUAGE sql STABLE;
 
@@ -106,10 +111,8 @@ BEGIN
       WITH ORDINALITY AS c(job, worker, token, version, key, mime, ext, size, n)),
   judged AS (
     SELECT c.*, j.output_storage_key AS old_key,
-           CASE WHEN j.id IS NULL THEN 'job_not_found'
-                WHEN j.worker_id = c.worker AND j.claim_token_hash = c.token AND j.status IN ('claimed', 'running')
-                  THEN 'recorded'
-                ELSE pipeline_refusal(j.status, j.worker_id = c.worker AND j.claim_token_hash = c.token) END AS outcome
+           coalesce(pipeline_claim_check(j.status, j.worker_id, j.claim_token_hash, c.worker, c.token),
+                    'recorded') AS outcome
       FROM c LEFT JOIN pipeline_jobs j ON j.id = c.job),
   recorded AS (
     UPDATE pipeline_jobs j SET output_version_id = judged.version, output_storage_key = judged.key,
@@ -191,14 +194,9 @@ CREATE FUNCTION pipeline_release(p_job uuid, p_worker uuid, p_token bytea,
 DECLARE
   j pipeline_jobs%ROWTYPE;
 BEGIN
-  SELECT * INTO j FROM pipeline_jobs WHERE id = p_job FOR NO KEY UPDATE;
-  IF NOT FOUND THEN
-    outcome := 'job_not_found';
-    RETURN;
-  END IF;
-  IF j.worker_id IS DISTINCT FROM p_worker OR j.claim_token_hash IS DISTINCT FROM p_token
-      OR j.status NOT IN ('claimed', 'running') THEN
-    outcome := pipeline_refusal(j.status, j.worker_id = p_worker AND j.claim_token_hash = p_token);
+  SELECT * INTO j FROM pipeline_jobs WHERE id = p_job FOR NO KEY UPDATE; -- not found: every field NULL
+  outcome := pipeline_claim_check(j.status, j.worker_id, j.claim_token_hash, p_worker, p_token);
+  IF outcome IS NOT NULL THEN
     RETURN;
   END IF;
   UPDATE pipeline_jobs SET status = 'queued', attempts = greatest(pipeline_jobs.attempts - 1, 0), worker_id = NULL,
@@ -235,14 +233,9 @@ DECLARE
   j pipeline_jobs%ROWTYPE;
   again boolean;
 BEGIN
-  SELECT * INTO j FROM pipeline_jobs WHERE id = p_job FOR NO KEY UPDATE;
-  IF NOT FOUND THEN
-    outcome := 'job_not_found';
-    RETURN;
-  END IF;
-  IF j.worker_id IS DISTINCT FROM p_worker OR j.claim_token_hash IS DISTINCT FROM p_token
-      OR j.status NOT IN ('claimed', 'running') THEN
-    outcome := pipeline_refusal(j.status, j.worker_id = p_worker AND j.claim_token_hash = p_token);
+  SELECT * INTO j FROM pipeline_jobs WHERE id = p_job FOR NO KEY UPDATE; -- not found: every field NULL
+  outcome := pipeline_claim_check(j.status, j.worker_id, j.claim_token_hash, p_worker, p_token);
+  IF outcome IS NOT NULL THEN
     RETURN;
   END IF;
   again := p_retryable AND j.attempts < j.max_attempts;
@@ -286,9 +279,7 @@ $$ LANGUAGE plpgsql;
 CREATE FUNCTION pipeline_input_batch(p_jobs uuid[], p_workers uuid[], p_tokens bytea[])
     RETURNS TABLE (n int, outcome text, storage_key text, name text, mime_type text, size bigint, trashed boolean) AS $$
   SELECT c.n::int,
-         CASE WHEN j.id IS NULL THEN 'job_not_found'
-              WHEN j.worker_id = c.worker AND j.claim_token_hash = c.token AND j.status IN ('claimed', 'running') THEN 'ok'
-              ELSE pipeline_refusal(j.status, j.worker_id = c.worker AND j.claim_token_hash = c.token) END,
+         coalesce(pipeline_claim_check(j.status, j.worker_id, j.claim_token_hash, c.worker, c.token), 'ok'),
          f.storage_key, f.name, f.mime_type, f.size, f.trashed_at IS NOT NULL
     FROM unnest(p_jobs, p_workers, p_tokens) WITH ORDINALITY AS c(job, worker, token, n)
     LEFT JOIN pipeline_jobs j ON j.id = c.job

@@ -150,15 +150,20 @@ public final class Batcher<R, A> {
    * or of the data, not of one caller.
    */
   private void failAll(List<Waiting<R, A>> batch, Throwable cause) {
-    ApiError error = Unavailable.of(cause).orElse(null);
-    if (error == null) {
-      log.error("a batch of {} {} calls failed as a whole; each caller is told to try again", batch.size(), name, cause);
-      error = Unavailable.database();
-    } else {
-      log.warn("a batch of {} {} calls failed: {}", batch.size(), name, cause.toString());
-    }
+    ApiError error = retryable(name, batch.size(), cause);
     for (Waiting<R, A> w : batch) {
       w.answer().fail(error.toException());
     }
+  }
+
+  /** What each of {@code calls} callers of a statement that failed as a whole hears (and the one log line for it). */
+  static ApiError retryable(String name, int calls, Throwable cause) {
+    ApiError error = Unavailable.of(cause).orElse(null);
+    if (error == null) {
+      log.error("a batch of {} {} calls failed as a whole; each caller is told to try again", calls, name, cause);
+      return Unavailable.database();
+    }
+    log.warn("a batch of {} {} calls failed: {}", calls, name, cause.toString());
+    return error;
   }
 }

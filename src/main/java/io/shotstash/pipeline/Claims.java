@@ -4,7 +4,6 @@ import io.shotstash.auth.Tokens;
 import io.shotstash.pipeline.Batcher.Answered;
 import io.shotstash.pipeline.Batcher.Outcome;
 import io.shotstash.pipeline.Batcher.Refused;
-import io.shotstash.bus.Unavailable;
 import io.shotstash.pipeline.contract.JobStatus;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -19,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code jobs/next}, batched: the claims that arrive while one claim statement is in flight go out
@@ -38,7 +35,6 @@ import org.slf4j.LoggerFactory;
  * job-queue instance, used on its event loop only.
  */
 final class Claims {
-  private static final Logger log = LoggerFactory.getLogger(Claims.class);
   /** A caller of {@code jobs/next}: the worker and the kinds it runs. */
   record Next(UUID worker, List<String> kinds) {}
 
@@ -104,10 +100,7 @@ final class Claims {
       return rows.size() < members.size() ? learnEmpty(kinds, versions).otherwiseEmpty() : Future.succeededFuture();
     }).recover(err -> {
       // this group's statement changed nothing; the other groups' claims stand and are answered
-      Refused<JsonObject> retry = new Refused<>(Unavailable.of(err).orElseGet(() -> {
-        log.error("a claim statement for {} callers failed; each is told to try again", members.size(), err);
-        return Unavailable.database();
-      }));
+      Refused<JsonObject> retry = new Refused<>(Batcher.retryable("claim", members.size(), err));
       members.forEach(i -> out[i] = retry);
       return Future.succeededFuture();
     });
