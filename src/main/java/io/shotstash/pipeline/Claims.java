@@ -36,7 +36,8 @@ import java.util.UUID;
  */
 final class Claims {
   /** A caller of {@code jobs/next}: the worker and the kinds it runs. */
-  record Next(UUID worker, List<String> kinds) {}
+  /** One caller of {@code jobs/next}; {@code withStorageKey}: an in-process worker, which reads the input from storage itself. */
+  record Next(UUID worker, List<String> kinds, boolean withStorageKey) {}
 
   private final Pool asyncCommits;
   private final Pool pool;
@@ -88,7 +89,11 @@ final class Claims {
         int m = r.getLong("n").intValue() - 1;
         String jobId = r.getUUID("id").toString();
         events.updated(jobId, r.getLong("seq"), JobStatus.CLAIMED.wire(), 0);
-        out[members.get(m)] = new Answered<>(jobJson(r, tokens[m]));
+        JsonObject reply = jobJson(r, tokens[m]);
+        if (calls.get(members.get(m)).withStorageKey()) {
+          reply.put("storageKey", r.getString("storage_key")); // what an INPUT would read, just after the claim
+        }
+        out[members.get(m)] = new Answered<>(reply);
       }
       JsonObject none = new JsonObject();
       for (Integer i : members) {

@@ -108,7 +108,8 @@ public final class JobQueueVerticle extends VerticleBase {
 
   private Future<JsonObject> next(JsonObject msg) {
     List<String> kinds = msg.getJsonArray("kinds").stream().map(Object::toString).toList();
-    return claims.next(new Claims.Next(UUID.fromString(msg.getString("workerId")), kinds));
+    return claims.next(new Claims.Next(UUID.fromString(msg.getString("workerId")), kinds,
+        msg.getBoolean("withStorageKey", false)));
   }
 
   private Future<JsonObject> input(JsonObject msg) {

@@ -116,7 +116,7 @@ final class PipelineSql {
           + "  claim_token_hash = callers.token, claimed_at = now(), heartbeat_at = now(), progress = 0, seq = j.seq + 1, "
           + "  updated_at = now() "
           + "FROM numbered JOIN callers ON callers.n = numbered.n, media_files f WHERE j.id = numbered.id AND f.id = j.file_id "
-          + "RETURNING callers.n, j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size";
+          + "RETURNING callers.n, j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size, f.storage_key";
 
   // ---- people ----
 

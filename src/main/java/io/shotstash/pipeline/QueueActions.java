@@ -10,7 +10,11 @@ public final class QueueActions {
   public static final String AUTHENTICATE = "authenticate";
   /** {workerId, manifest, activeJobIds, previousKinds} → {contract, lostJobIds}. */
   public static final String HEARTBEAT = "heartbeat";
-  /** {workerId, kinds} → {job} or {} when nothing is claimable. */
+  /**
+   * {workerId, kinds, withStorageKey?} → {job} or {} when nothing is claimable. With
+   * {@code withStorageKey: true} (in-process workers only; the HTTP route never asks) the reply also
+   * carries the input's {@code storageKey}, so the claim's holder reads it without an {@link #INPUT}.
+   */
   public static final String NEXT = "next";
   /** {workerId, jobId, claimToken} → {storageKey, name, mimeType, size}. */
   public static final String INPUT = "input";

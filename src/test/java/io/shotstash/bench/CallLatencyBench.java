@@ -35,7 +35,8 @@ import java.util.function.Supplier;
  *       one untimed poll (its token read and cached, its connection open) before its first
  *       cycle.</li>
  *   <li><b>event bus</b>: the in-process app, one {@link JobCycleBench.BusWorker} on one event loop
- *       doing what EventBusWorkerClient does: NEXT, INPUT, the output written to storage (forced to
+ *       doing what EventBusWorkerClient does: NEXT (which names the input's storage key), the input read
+ *       from storage (no queue call), the output written to storage (forced to
  *       disk), and COMPLETE carrying that small output, which records it and completes.</li>
  * </ol>
  */
@@ -51,7 +52,8 @@ final class CallLatencyBench {
   static final int RETRY_MILLIS = 1;
   static final List<String> HTTP_CALLS = List.of("`POST jobs/next` (the claim)", "`GET` the input", "`PUT` the output",
       "`POST complete`", "whole cycle");
-  static final List<String> BUS_CALLS = List.of("`NEXT` (the claim)", "`INPUT`",
+  static final List<String> BUS_CALLS = List.of("`NEXT` (the claim, naming where the input is stored)",
+      "the input read from storage (no queue call)",
       "the output written to storage (bytes and name forced to disk; no queue call)", "`COMPLETE` with the output",
       "whole cycle (with reading the input file and writing the output file)");
 

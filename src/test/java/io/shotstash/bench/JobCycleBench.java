@@ -54,7 +54,7 @@ import java.util.stream.Stream;
  *       worker stops after {@value #BUDGET} cycles (4 calls each), and the next round is done by N
  *       freshly registered workers. The rate is jobs / (sum of the rounds' times).</li>
  *   <li><b>event bus</b>: the same app inside this JVM ({@link TestApp}), N in-process workers sending
- *       the same QueueActions (NEXT, INPUT + reading the file, writing the output (a tiny one needs no
+ *       the same QueueActions (NEXT naming the input's storage key, reading the file, writing the output (a tiny one needs no
  *       BEGIN_OUTPUT first: OutputRules.claimCheckedFirst),
  *       RECORD_OUTPUT, COMPLETE) with {@link Requests#ask}: no HTTP and so no rate limit.</li>
  *   <li><b>graphile-worker</b> (Node) draining the same number of no-op jobs with concurrency N, with its
@@ -580,7 +580,7 @@ final class JobCycleBench {
     final LocalStorage storage;
     final Path outputFile;
     String workerId;
-    /** Nanoseconds each ask of the last cycle that did a job took (NEXT, INPUT, RECORD_OUTPUT, COMPLETE). */
+    /** Nanoseconds each step of the last cycle that did a job took (NEXT, reading the input, writing the output, COMPLETE). */
     final long[] took = new long[4];
 
     BusWorker(String name, LocalStorage storage, Path outputFile) {
@@ -605,7 +605,8 @@ final class JobCycleBench {
     }
 
     Future<JsonObject> next(String kind) {
-      return ask(QueueActions.NEXT, new JsonObject().put("workerId", workerId).put("kinds", new JsonArray().add(kind)));
+      return ask(QueueActions.NEXT, new JsonObject().put("workerId", workerId).put("kinds", new JsonArray().add(kind))
+          .put("withStorageKey", true));
     }
 
     Future<Boolean> cycle() {
@@ -622,8 +623,9 @@ final class JobCycleBench {
             .put("claimToken", job.getString("claimToken"));
         String versionId = UUID.randomUUID().toString();
         String key = Storage.versionKey(versionId, "txt");
-        return timed(took, 1, () -> ask(QueueActions.INPUT, claim))
-            .compose(file -> vertx.fileSystem().readFile(storage.path(file.getString("storageKey")).toString()))
+        // as EventBusWorkerClient.downloadInput: the claim named the input's key, so no INPUT is asked
+        String inputKey = reply.getString("storageKey");
+        return timed(took, 1, () -> vertx.fileSystem().readFile(storage.path(inputKey).toString()))
             // as EventBusWorkerClient.uploadOutput: a small output is written before its claim is checked,
             // and its complete records it (one statement); a large one is checked first and recorded at once
             .compose(input -> vertx.fileSystem().props(outputFile.toString()))
@@ -878,7 +880,7 @@ final class JobCycleBench {
         + " deep; the claim commits asynchronously, as the app's asynchronous-commit pool does (pgbench switches"
         + " `synchronous_commit` around it: two more statements per cycle). Per job the app now sends, over HTTP, 4 calls that"
         + " each join a batch of their kind (one statement and, for the output and the complete, one durable commit per"
-        + " batch), over the event bus 3 (claim, input, complete carrying the small output); pgbench: 6 round trips and 2"
+        + " batch), over the event bus 2 (a claim that names where the input is stored, so no input call; a complete carrying the small output); pgbench: 6 round trips and 2"
         + " durable commits per job, 2 and 2 for graphile-worker with its defaults (get_job, complete_job); batched,"
         + " one query locks up to `localQueue.size` jobs for the whole pool and the completions that come within"
         + " `completeJobBatchDelay` are deleted by one statement. A graphile-worker figure ends once its last completion is in"

@@ -96,15 +96,20 @@ class BatchedCallsTest {
     List<JsonObject> replies = onLoop(() -> {
       List<Future<JsonObject>> all = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        all.add(claims.next(new Claims.Next(worker, List.of(KIND))));
+        // the odd callers are in-process workers: they are also told where the input is stored
+        all.add(claims.next(new Claims.Next(worker, List.of(KIND), i % 2 == 1)));
       }
       return Future.all(all).map(f -> f.<JsonObject>list());
     }).await(10, TimeUnit.SECONDS);
     List<Claimed> out = new ArrayList<>();
-    for (JsonObject r : replies) {
+    for (int i = 0; i < replies.size(); i++) {
+      JsonObject r = replies.get(i);
       JsonObject job = r.getJsonObject("job");
       assertThat(job).as("every caller got a job").isNotNull();
       UUID id = UUID.fromString(job.getString("id"));
+      assertThat(r.getString("storageKey")).as("the input's storage key, for in-process callers only")
+          .isEqualTo(i % 2 == 1 ? db.text("SELECT f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
+              + "WHERE j.id = '" + id + "'") : null);
       out.add(new Claimed(id, UUID.fromString(db.text("SELECT file_id FROM pipeline_jobs WHERE id = '" + id + "'")),
           job.getString("claimToken")));
     }
@@ -265,8 +270,8 @@ class BatchedCallsTest {
     List<JsonObject> replies = onLoop(() -> {
       List<Future<JsonObject>> all = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        all.add(i % 2 == 0 || i == 7 ? claims.next(new Claims.Next(worker, List.of(KIND)))
-            : claims.next(new Claims.Next(other, List.of("test/other"))));
+        all.add(i % 2 == 0 || i == 7 ? claims.next(new Claims.Next(worker, List.of(KIND), false))
+            : claims.next(new Claims.Next(other, List.of("test/other"), false)));
       }
       return Future.all(all).map(f -> f.<JsonObject>list());
     }).await(10, TimeUnit.SECONDS);

@@ -24,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code pipeline.queue}, without HTTP. No token: registering ({@link QueueActions#REGISTER}) answers
  * the worker id, which every later message carries, as the HTTP layer does after it checked a
  * token. Bodies never travel on the event bus: the input is read where {@link Storage} keeps it
- * (the key {@link QueueActions#INPUT} answers), and the output is written with
+ * (the claim itself names the key, asked with {@code withStorageKey}, so the read right after a claim
+ * needs no {@link QueueActions#INPUT}: the claim was just checked by taking it; a later read asks),
+ * and the output is written with
  * {@link Storage#write} once {@link QueueActions#BEGIN_OUTPUT} confirmed the claim, then recorded
  * with {@link QueueActions#RECORD_OUTPUT}. A small output (one the HTTP route too writes before it
  * checks the claim, {@link OutputRules#claimCheckedFirst}) is recorded by the
@@ -40,6 +42,8 @@ public final class EventBusWorkerClient implements WorkerClient {
   private String workerId;
   /** Small outputs stored and not yet recorded, by job id: their complete records them. */
   private final Map<String, JsonObject> unrecorded = new ConcurrentHashMap<>();
+  /** Input keys the claims named, by job id, until the first read of each (or the job's end). */
+  private final Map<String, String> claimedInputs = new ConcurrentHashMap<>();
   private List<String> kinds = List.of();
 
   /** {@code queue}: the node's job-queue instances; each call asks the one on the caller's event loop. */
@@ -104,14 +108,23 @@ public final class EventBusWorkerClient implements WorkerClient {
 
   @Override
   public Future<Job> next() {
-    return worker("jobs/next").compose(w -> ask("jobs/next", QueueActions.NEXT, w.put("kinds", new JsonArray(kinds))))
-        .map(WireFormat::job);
+    return worker("jobs/next")
+        .compose(w -> ask("jobs/next", QueueActions.NEXT, w.put("kinds", new JsonArray(kinds)).put("withStorageKey", true)))
+        .map(reply -> {
+          Job job = WireFormat.job(reply);
+          if (job != null && reply.getString("storageKey") != null) {
+            claimedInputs.put(job.id(), reply.getString("storageKey"));
+          }
+          return job;
+        });
   }
 
   @Override
   public Future<Path> downloadInput(Job job, Path target) {
-    return claim("input", job).compose(c -> ask("input", QueueActions.INPUT, c))
-        .compose(file -> checked("input", () -> storage.path(file.getString("storageKey"))));
+    String claimed = claimedInputs.remove(job.id());
+    Future<String> key = claimed != null ? Future.succeededFuture(claimed)
+        : claim("input", job).compose(c -> ask("input", QueueActions.INPUT, c)).map(file -> file.getString("storageKey"));
+    return key.compose(k -> checked("input", () -> storage.path(k)));
   }
 
   @Override
@@ -165,6 +178,7 @@ public final class EventBusWorkerClient implements WorkerClient {
 
   /** Deletes the bytes of an output stored for this job and never recorded (nobody else knows of them). */
   private Future<Void> dropUnrecorded(Job job) {
+    claimedInputs.remove(job.id());
     JsonObject earlier = unrecorded.remove(job.id());
     return earlier == null ? Future.succeededFuture() : storage.delete(earlier.getString("storageKey")).otherwiseEmpty();
   }
@@ -172,6 +186,7 @@ public final class EventBusWorkerClient implements WorkerClient {
   @Override
   public Future<String> complete(Job job) {
     return claim("complete", job).compose(c -> {
+      claimedInputs.remove(job.id());
       JsonObject output = unrecorded.remove(job.id());
       return ask("complete", QueueActions.COMPLETE, output == null ? c : c.mergeIn(output));
     }).map(WireFormat::versionId);
