@@ -29,9 +29,6 @@ final class PipelineSql {
   static final String WORKER_BY_TOKEN =
       "SELECT id, name, kinds FROM pipeline_workers WHERE token_hash = $1 AND revoked_at IS NULL";
 
-  static final String HEARTBEAT_WORKER =
-      "UPDATE pipeline_workers SET last_seen_at = now(), version = $2, kinds = $3 WHERE id = $1 AND revoked_at IS NULL";
-
   static final String REVOKE_WORKER =
       "UPDATE pipeline_workers SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING token_hash";
 
@@ -44,15 +41,12 @@ final class PipelineSql {
   // ---- heartbeats ----
 
   /**
-   * The lease moves for every listed job the worker still holds and that is open. The rows are
-   * locked by id first, the order every batch of job calls locks them in (migration V8), so a
-   * heartbeat and a batch never wait on each other in opposite orders.
+   * Concurrent heartbeats in one statement (migration V9): each worker's last-seen time, version and
+   * kinds, new kinds added, and the lease moved for every listed job the worker still holds open;
+   * one row per heartbeat with the ids it holds. Locks workers by id, then jobs by id (the claim's
+   * order), then new kinds by name.
    */
-  static final String HEARTBEAT_JOBS =
-      "UPDATE pipeline_jobs j SET heartbeat_at = now() FROM ("
-          + "  SELECT id FROM pipeline_jobs WHERE id = ANY($2) AND worker_id = $1 AND status IN ('claimed','running') "
-          + "  ORDER BY id FOR NO KEY UPDATE) l "
-          + "WHERE j.id = l.id RETURNING j.id";
+  static final String HEARTBEAT_BATCH = "SELECT n, held FROM pipeline_heartbeat_batch($1::jsonb)";
 
   // ---- the claim (Claims) ----
 

@@ -3,6 +3,8 @@ package io.shotstash.pipeline;
 import io.shotstash.auth.Ids;
 import io.shotstash.auth.Tokens;
 import io.shotstash.bus.Addresses;
+import io.shotstash.pipeline.Batcher.Answered;
+import io.shotstash.pipeline.Batcher.Outcome;
 import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
 import io.shotstash.pipeline.contract.Manifest;
 import io.shotstash.pipeline.contract.PipelineErrors;
@@ -37,6 +39,9 @@ final class WorkerRegistry {
   private final WorkerDirectory workers;
   private final int leaseSeconds;
   private final int heartbeatSeconds;
+  /** Concurrent heartbeats, one statement per batch; never two of one worker in a batch. */
+  private final Batcher<Heartbeat, JsonObject> heartbeats =
+      new Batcher<>("heartbeat", JobCalls.MAX_BATCH, Heartbeat::worker, this::heartbeatBatch);
 
   WorkerRegistry(Vertx vertx, Pool pool, Pool asyncCommits, WorkerDirectory workers, int leaseSeconds, int heartbeatSeconds) {
     this.vertx = vertx;
@@ -105,25 +110,60 @@ final class WorkerRegistry {
     return new JsonObject().put("workerId", w.id()).put("name", w.name()).put("kinds", new JsonArray(w.kinds()));
   }
 
+  /** One worker's heartbeat: its manifest now, the jobs it works on, and the kinds it had before. */
+  record Heartbeat(UUID worker, Manifest manifest, List<String> activeJobIds, List<?> previousKinds) {
+    static Heartbeat of(JsonObject msg) {
+      return new Heartbeat(UUID.fromString(msg.getString("workerId")), Manifest.fromJson(msg.getJsonObject("manifest")),
+          msg.getJsonArray("activeJobIds", new JsonArray()).stream().map(Object::toString).toList(),
+          msg.getJsonArray("previousKinds", new JsonArray()).getList());
+    }
+
+    JsonObject row() {
+      return new JsonObject().put("worker", worker.toString()).put("version", manifest.version())
+          .put("kinds", new JsonArray(manifest.kinds())).put("jobs", new JsonArray(activeJobIds));
+    }
+  }
+
+  /** → {contract, lostJobIds}: the listed jobs the worker no longer holds open. */
   Future<JsonObject> heartbeat(JsonObject msg) {
-    UUID workerId = UUID.fromString(msg.getString("workerId"));
-    Manifest manifest = Manifest.fromJson(msg.getJsonObject("manifest"));
-    List<String> active = msg.getJsonArray("activeJobIds", new JsonArray()).stream().map(Object::toString).toList();
-    UUID[] ids = active.stream().map(UUID::fromString).toArray(UUID[]::new);
-    String[] kinds = manifest.kinds().toArray(String[]::new);
-    return asyncCommits.withTransaction(tx -> tx.preparedQuery(PipelineSql.HEARTBEAT_WORKER)
-            .execute(Tuple.of(workerId, manifest.version(), kinds))
-            .compose(r -> tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)))
-            .compose(r -> tx.preparedQuery(PipelineSql.HEARTBEAT_JOBS).execute(Tuple.of(workerId, (Object) ids))))
-        .compose(rows -> flipLiveness().map(rows))
-        .map(rows -> {
-          Set<String> held = new HashSet<>();
-          rows.forEach(row -> held.add(row.getUUID("id").toString()));
-          List<String> lost = active.stream().filter(id -> !held.contains(id)).toList();
-          if (!msg.getJsonArray("previousKinds", new JsonArray()).getList().equals(manifest.kinds())) {
-            workersChanged(workerId.toString());
+    Heartbeat call = Heartbeat.of(msg);
+    call.activeJobIds().forEach(UUID::fromString); // a malformed id is refused before it joins a batch
+    return heartbeats.submit(call);
+  }
+
+  /** Heartbeats waiting for the batch in flight (tests). */
+  int heartbeatsWaiting() {
+    return heartbeats.waiting();
+  }
+
+  /** Heartbeat statements sent since start (tests). */
+  long heartbeatBatches() {
+    return heartbeats.batches();
+  }
+
+  /** One statement for the batch (asynchronous commit: a lease move a crash forgets only shortens a lease). */
+  private Future<List<Outcome<JsonObject>>> heartbeatBatch(List<Heartbeat> calls) {
+    JsonArray rows = new JsonArray();
+    calls.forEach(c -> rows.add(c.row()));
+    return asyncCommits.preparedQuery(PipelineSql.HEARTBEAT_BATCH).execute(Tuple.of(rows))
+        .compose(answered -> flipLiveness().map(answered))
+        .map(answered -> {
+          @SuppressWarnings("unchecked")
+          Outcome<JsonObject>[] out = new Outcome[calls.size()];
+          for (Row r : answered) {
+            Heartbeat c = calls.get(r.getInteger("n") - 1);
+            Set<String> held = new HashSet<>();
+            for (UUID id : r.getArrayOfUUIDs("held")) {
+              held.add(id.toString());
+            }
+            List<String> lost = c.activeJobIds().stream().filter(id -> !held.contains(id)).toList();
+            if (!c.previousKinds().equals(c.manifest().kinds())) {
+              workersChanged(c.worker().toString());
+            }
+            out[r.getInteger("n") - 1] = new Answered<>(
+                new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost)));
           }
-          return new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost));
+          return Arrays.asList(out);
         });
   }
 

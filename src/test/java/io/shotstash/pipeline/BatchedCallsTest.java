@@ -302,6 +302,70 @@ class BatchedCallsTest {
   }
 
   @Test
+  void concurrentHeartbeatsGoOutTogetherAndEachWorkerHearsWhichOfItsJobsItLost() throws Exception {
+    WorkerRegistry registry = new WorkerRegistry(vertx, pools.durable(), pools.asyncCommits(), new WorkerDirectory(), 90, 30);
+    UUID first = UUID.randomUUID();
+    UUID second = UUID.randomUUID();
+    for (UUID w : List.of(first, second)) {
+      db.execute("INSERT INTO pipeline_workers (id, name, token_hash, version, kinds, contract) VALUES ('" + w
+          + "', 'hb-" + w + "', '\\x" + w.toString().replace("-", "") + "', '1.0.0', ARRAY['" + KIND + "'], '1')");
+    }
+    List<Claimed> c = claim(5);
+    Claimed blocking = c.get(0); // held by `worker`, whose heartbeat waits behind a row lock
+    Claimed firstHolds = c.get(1);
+    Claimed cancelled = c.get(2);
+    Claimed someoneElses = c.get(3); // held by `worker`, listed by `second`
+    Claimed secondHolds = c.get(4);
+    db.execute("UPDATE pipeline_jobs SET worker_id = '" + first + "' WHERE id IN ('" + firstHolds.job() + "', '"
+        + cancelled.job() + "')");
+    db.execute("UPDATE pipeline_jobs SET worker_id = '" + second + "' WHERE id = '" + secondHolds.job() + "'");
+    db.execute("UPDATE pipeline_jobs SET status = 'cancelled', finished_at = now() WHERE id = '" + cancelled.job() + "'");
+    db.execute("UPDATE pipeline_jobs SET heartbeat_at = now() - interval '1 minute'");
+
+    Future<JsonObject> blocked;
+    List<Future<JsonObject>> together = new ArrayList<>();
+    try (Connection lock = Database.connect(db.url()); Statement s = lock.createStatement()) {
+      lock.setAutoCommit(false);
+      s.execute("SELECT 1 FROM pipeline_jobs WHERE id = '" + blocking.job() + "' FOR UPDATE");
+      blocked = onLoop(() -> registry.heartbeat(heartbeat(worker, "1.0.0", List.of(KIND), blocking)));
+      awaitWaitingOnLock("pipeline_heartbeat_batch");
+      onLoop(() -> {
+        together.add(registry.heartbeat(heartbeat(first, "1.1.0", List.of(KIND), firstHolds, cancelled)));
+        together.add(registry.heartbeat(heartbeat(second, "2.0.0", List.of(KIND, "test/new-kind"), someoneElses, secondHolds)));
+        together.add(registry.heartbeat(heartbeat(first, "1.2.0", List.of(KIND), firstHolds))); // the next batch: same worker
+        return Future.succeededFuture();
+      }).await(5, TimeUnit.SECONDS);
+      assertThat(onLoop(() -> Future.succeededFuture(registry.heartbeatsWaiting())).await())
+          .as("the heartbeats wait behind the one in flight").isEqualTo(3);
+      lock.rollback();
+    }
+    assertThat(blocked.await(10, TimeUnit.SECONDS).getJsonArray("lostJobIds")).isEmpty();
+    Future.join(together).await(10, TimeUnit.SECONDS);
+    assertThat(together.get(0).result().getJsonArray("lostJobIds")).containsExactly(cancelled.job().toString());
+    assertThat(together.get(1).result().getJsonArray("lostJobIds")).containsExactly(someoneElses.job().toString());
+    assertThat(together.get(2).result().getJsonArray("lostJobIds")).isEmpty();
+    assertThat(together.get(0).result().getInteger("contract")).isEqualTo(1);
+    assertThat(onLoop(() -> Future.succeededFuture(registry.heartbeatBatches())).await())
+        .as("the lone one, the two workers together, then the first worker's second heartbeat").isEqualTo(3);
+
+    // what the database holds matches what each worker heard
+    assertThat(db.text("SELECT string_agg(id::text, ',' ORDER BY id) FROM pipeline_jobs WHERE heartbeat_at > now() - interval '30 seconds'"))
+        .as("the leases that moved").isEqualTo(List.of(blocking.job(), firstHolds.job(), secondHolds.job()).stream()
+            .map(UUID::toString).sorted().reduce((a, b) -> a + "," + b).orElseThrow());
+    assertThat(db.text("SELECT version FROM pipeline_workers WHERE id = '" + first + "'")).isEqualTo("1.2.0");
+    assertThat(db.text("SELECT array_to_string(kinds, ',') FROM pipeline_workers WHERE id = '" + second + "'"))
+        .isEqualTo(KIND + ",test/new-kind");
+    assertThat(db.number("SELECT count(*) FROM pipeline_kinds WHERE name = 'test/new-kind'")).isEqualTo(1);
+  }
+
+  static JsonObject heartbeat(UUID worker, String version, List<String> kinds, Claimed... active) {
+    return new JsonObject().put("workerId", worker.toString())
+        .put("manifest", new io.shotstash.pipeline.contract.Manifest("hb", version, kinds, "1").toJson())
+        .put("activeJobIds", new io.vertx.core.json.JsonArray(java.util.Arrays.stream(active).map(a -> a.job().toString()).toList()))
+        .put("previousKinds", new io.vertx.core.json.JsonArray(kinds));
+  }
+
+  @Test
   void aJobCompletedTwiceAtOnceIsDoneOnceAndTheSecondCallHearsJobTerminal() throws Exception {
     List<Claimed> c = claim(2);
     Claimed blocker = c.get(0);
