@@ -1,6 +1,5 @@
 package io.shotstash.app;
 
-import io.netty.util.concurrent.EventExecutor;
 import io.shotstash.auth.Tokens;
 import io.shotstash.cluster.ClusterNode;
 import io.shotstash.cluster.FirstStartLock;
@@ -43,7 +42,6 @@ import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.sqlclient.Pool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -161,27 +159,18 @@ public final class AppVerticle extends VerticleBase {
   }
 
   /**
-   * The job queue: one instance on every event loop (QueueLoops), so the instance an HTTP verticle
-   * asks shares its loop, whichever loop the verticle got; all share this node's worker cache and
-   * queue signal. Each opens its own two pools, together about SHOTSTASH_DB_POOL_SIZE connections
-   * of each kind (at least 2 per instance).
+   * The job queue: SHOTSTASH_PIPELINE_QUEUE_INSTANCES instances (one by default: the largest batches),
+   * each on an event loop of its own; the node's callers find theirs through QueueLoops, and all
+   * share this node's worker cache and queue signal. Each opens its own two pools, together about
+   * SHOTSTASH_DB_POOL_SIZE connections of each kind (at least 2 per instance).
    */
   private Future<?> deployQueue(LocalStorage storage, QueueSignal signal, WorkerDirectory workers, QueueLoops loops,
       Config.Pipeline pipeline) {
-    int instances = eventLoops();
+    int instances = pipeline.queueInstances();
     int poolSize = Math.max(2, (config.dbPoolSize() + instances - 1) / instances);
     return vertx.deployVerticle(() -> new JobQueueVerticle(() -> Database.queuePools(vertx, config, poolSize), loops,
         storage, workers, signal, pipeline.leaseSeconds(), pipeline.heartbeatSeconds()),
         new DeploymentOptions().setInstances(instances));
-  }
-
-  /** How many event loops this Vert.x runs (its default: twice the cores). */
-  private int eventLoops() {
-    int n = 0;
-    for (EventExecutor ignored : ((VertxInternal) vertx).nettyEventLoopGroup()) {
-      n++;
-    }
-    return n;
   }
 
   // ---- cluster (serve --cluster): where the git writer runs

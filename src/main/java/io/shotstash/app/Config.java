@@ -83,7 +83,7 @@ public record Config(
   }
 
   /** The worker contract's settings (PIPELINE.md → Settings). */
-  public record Pipeline(String bootstrapToken, long maxOutputBytes, int leaseSeconds, int sweepSeconds) {
+  public record Pipeline(String bootstrapToken, long maxOutputBytes, int leaseSeconds, int sweepSeconds, int queueInstances) {
     /** Workers are asked to heartbeat this often; the contract fixes it at 30 s. */
     public int heartbeatSeconds() {
       return 30;
@@ -251,6 +251,7 @@ public record Config(
       int maxOutputMb = integer("SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", 1, 1_048_576);
       int lease = integer("SHOTSTASH_PIPELINE_LEASE_SECONDS", 61, 3600);
       int sweep = integer("SHOTSTASH_PIPELINE_SWEEP_SECONDS", 1, Math.max(1, lease / 2));
+      int queueInstances = integer("SHOTSTASH_PIPELINE_QUEUE_INSTANCES", 1, 64);
       int maxUploadMb = integer("SHOTSTASH_MAX_UPLOAD_MB", 1, 1_048_576);
       String apiUrl = baseUrl("SHOTSTASH_GITHUB_API_URL");
       String oauthUrl = baseUrl("SHOTSTASH_GITHUB_OAUTH_URL");
@@ -266,7 +267,7 @@ public record Config(
         problems.add("SHOTSTASH_BOUNCE_SECRET must be at least 32 characters");
       }
       Moderation moderation = new Moderation(purgeSweep, webUrl == null ? null : webUrl.replaceAll("/+$", ""), bounceSecret);
-      Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep);
+      Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep, queueInstances);
       int inProcessWorkers = integer("SHOTSTASH_IN_PROCESS_WORKERS", 0, 16);
       Cluster cluster = cluster();
       Site site = site();

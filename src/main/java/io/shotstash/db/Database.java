@@ -162,7 +162,7 @@ public final class Database {
   }
 
   /**
-   * The two pools of one job-queue instance ({@code JobQueueVerticle}, one per event loop). They are
+   * The two pools of one job-queue instance ({@code JobQueueVerticle}, one per node by default). They are
    * not shared: Vert.x opens a pool's connection on the event loop of the caller that needed it, so
    * when only the instance on one loop uses them, every connection lives on that loop and a query
    * and its answer never change threads. {@code durable} commits as usual; {@code asyncCommits}

@@ -24,9 +24,10 @@ import java.util.function.Supplier;
  * the worker calls ({@link Batcher}: the calls that arrive while a statement is in flight go out
  * together as the next one), and {@link JobQueries} (what people do and read).
  *
- * <p>The node runs one instance on every event loop ({@link QueueLoops}). Each serves the shared
- * address and a node-local one that the callers on its own loop use, and owns its two pools, whose
- * connections therefore live on its loop too: a worker call is answered without changing threads.
+ * <p>The node runs {@code SHOTSTASH_PIPELINE_QUEUE_INSTANCES} instances (one by default), each on an
+ * event loop of its own ({@link QueueLoops}). Each serves the shared address and a node-local one
+ * that the node's callers on event loops use, and owns its two pools, whose connections therefore
+ * live on its loop too.
  * {@code pool} commits durably; {@code asyncCommits} does not wait for the WAL flush and carries only
  * the writes a crash of PostgreSQL may undo without harm (claims, lease moves, progress, heartbeats:
  * a forgotten claim is a queued job whose holder hears CLAIM_STALE; a forgotten lease move is at

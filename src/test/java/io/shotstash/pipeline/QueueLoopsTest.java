@@ -10,6 +10,7 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,35 +18,58 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The node runs a job-queue instance on every event loop, so whichever loop an HTTP verticle got,
- * its worker calls are answered by the instance on that loop (and that instance's connections).
+ * Which job-queue instance a caller asks: by default the node runs one, and every event loop asks
+ * it (one batcher per node: the largest batches); with more instances, a loop that runs one asks
+ * its own, and the others always the same one.
  */
 @Timeout(120)
 class QueueLoopsTest {
   static TestApp app;
+  /** As many instances as event loops. */
+  static TestApp everyLoop;
 
   @BeforeAll
   static void start() {
     app = TestApp.start();
+    everyLoop = TestApp.start(Map.of("SHOTSTASH_PIPELINE_QUEUE_INSTANCES", Integer.toString(loops(app).size())));
   }
 
   @AfterAll
   static void stop() {
     app.close();
+    everyLoop.close();
   }
 
-  @Test
-  void everyEventLoopAsksItsOwnInstance() throws Exception {
+  static List<EventExecutor> loops(TestApp app) {
+    List<EventExecutor> loops = new ArrayList<>();
+    ((VertxInternal) app.vertx()).nettyEventLoopGroup().forEach(loops::add);
+    return loops;
+  }
+
+  /** The address each event loop of {@code app} asks, in the loops' order. */
+  static List<String> askedFromEveryLoop(TestApp app) throws Exception {
     List<Future<String>> asked = new ArrayList<>();
-    for (EventExecutor loop : ((VertxInternal) app.vertx()).nettyEventLoopGroup()) {
+    for (EventExecutor loop : loops(app)) {
       asked.add(loop.submit(() -> app.queueLoops().address()));
     }
     List<String> addresses = new ArrayList<>();
     for (Future<String> a : asked) {
       addresses.add(a.get());
     }
+    return addresses;
+  }
 
-    assertThat(addresses).hasSizeGreaterThan(1).doesNotHaveDuplicates()
+  @Test
+  void byDefaultEveryEventLoopAsksTheNodesOneInstance() throws Exception {
+    assertThat(loops(app)).hasSizeGreaterThan(1);
+    assertThat(askedFromEveryLoop(app)).hasSize(loops(app).size())
+        .allSatisfy(a -> assertThat(a).startsWith(Addresses.PIPELINE_QUEUE + ".loop."))
+        .containsOnly(askedFromEveryLoop(app).get(0));
+  }
+
+  @Test
+  void withAnInstanceOnEveryLoopEachLoopAsksItsOwn() throws Exception {
+    assertThat(askedFromEveryLoop(everyLoop)).hasSize(loops(everyLoop).size()).doesNotHaveDuplicates()
         .allSatisfy(a -> assertThat(a).startsWith(Addresses.PIPELINE_QUEUE + ".loop."));
   }
 
@@ -57,10 +81,11 @@ class QueueLoopsTest {
   @Test
   void eachLoopsAddressAnswersTheQueuesActions() throws Exception {
     // asked from the test's thread: the local addresses are node-local consumers, reachable from anywhere in the node
-    for (EventExecutor loop : ((VertxInternal) app.vertx()).nettyEventLoopGroup()) {
-      String address = loop.submit(() -> app.queueLoops().address()).get();
-      assertThat(Requests.ask(app.vertx(), address, QueueActions.KINDS,
-          new JsonObject()).await().getJsonArray("kinds")).isNotEmpty();
+    for (TestApp node : List.of(app, everyLoop)) {
+      for (String address : askedFromEveryLoop(node)) {
+        assertThat(Requests.ask(node.vertx(), address, QueueActions.KINDS,
+            new JsonObject()).await().getJsonArray("kinds")).isNotEmpty();
+      }
     }
   }
 }
