@@ -5,7 +5,7 @@ import io.shotstash.bus.ApiError;
 import io.shotstash.community.CommunityViews;
 import io.shotstash.community.PeopleWrites;
 import io.shotstash.community.ProjectWrites;
-import io.shotstash.community.Slugs;
+import io.shotstash.publicdata.Slugs;
 import io.shotstash.people.PersonRules;
 import io.shotstash.people.PersonView;
 import io.shotstash.publicdata.PublicState;
