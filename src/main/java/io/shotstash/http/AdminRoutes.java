@@ -6,9 +6,12 @@ import io.shotstash.auth.Ids;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Requests;
+import io.shotstash.moderation.Evidence;
+import io.shotstash.moderation.ModerationTarget;
 import io.shotstash.moderation.ModerationVerticle;
 import io.shotstash.moderation.ModerationWrites;
 import io.shotstash.moderation.PrivateDataWrites;
+import io.shotstash.moderation.Refusal;
 import io.shotstash.moderation.RosterQuery;
 import io.shotstash.moderation.UrlDetector;
 import io.shotstash.people.PersonRules;
@@ -41,8 +44,6 @@ import java.util.regex.Pattern;
  */
 final class AdminRoutes {
   static final Pattern FLAG = Pattern.compile("^[a-z0-9][a-z0-9:-]{0,39}$");
-  static final Pattern PROJECT_SLUG = Pattern.compile("^[a-z0-9][a-z0-9-_]{1,79}$");
-  static final Pattern BUZZ_SLUG = Pattern.compile("^[a-z0-9][a-z0-9-]{1,99}$");
 
   private final Vertx vertx;
   private final HttpServices services;
@@ -255,17 +256,9 @@ final class AdminRoutes {
 
   /** Voting on or purging yourself, or an agent account, is a validation failure. */
   private void selfCheck(RoutingContext ctx, JsonBody body, String slug) {
-    Person target = services.publicState().current().personBySlug(slug).orElse(null);
-    if (target == null) {
-      return; // 404 from the writer
-    }
-    Actor actor = Callers.actor(ctx);
-    String me = actor instanceof Actor.Agent a ? a.personId() : ((Actor.Member) actor).personId();
-    if (target.id().equals(me)) {
-      body.problem("slug", "you cannot vote on or purge yourself");
-    } else if (target.isAgentAccount()) {
-      body.problem("slug", "an agent account is not a member to moderate");
-    }
+    services.publicState().current().personBySlug(slug) // no such member: 404 from the writer
+        .flatMap(target -> ModerationTarget.problem(Callers.actor(ctx), target))
+        .ifPresent(problem -> body.problem("slug", problem));
   }
 
   private Future<Void> unvote(RoutingContext ctx) {
@@ -289,79 +282,18 @@ final class AdminRoutes {
     }
     selfCheck(ctx, body, slug);
     body.validate();
+    // each item's shape before anything is looked up; else 422 evidence_invalid naming the first bad one
     JsonArray checked = new JsonArray();
     for (int i = 0; i < items.size(); i++) {
-      checked.add(evidenceItem(items.getValue(i), i));
+      try {
+        checked.add(Evidence.parse(items.getValue(i)).toJson());
+      } catch (Evidence.Invalid e) {
+        throw Refusal.evidenceInvalid(i, e.getMessage()).error().toException();
+      }
     }
     return write(ctx, ModerationWrites.AGENT_PURGE, new JsonObject().put("slug", slug).put("reason", reason)
         .put("flags", new JsonArray(flags)).put("evidence", checked).put("dryRun", Boolean.TRUE.equals(dryRun)))
         .compose(r -> Envelope.ok(ctx, 200, r));
-  }
-
-  /** Each identifier must be well formed before anything is looked up; else 422 evidence_invalid naming the item. */
-  static JsonObject evidenceItem(Object raw, int index) {
-    String name = "evidence[" + index + "]";
-    if (!(raw instanceof JsonObject item)) {
-      throw evidenceInvalid(name, "must be an object");
-    }
-    String record = item.getValue("record") instanceof String s ? s : null;
-    Set<String> keys = switch (record == null ? "" : record) {
-      case "person" -> Set.of("record", "field");
-      case "project" -> Set.of("record", "project", "field");
-      case "project-update" -> Set.of("record", "project", "number");
-      case "project-buzz" -> Set.of("record", "project", "slug");
-      case "help-wanted-role" -> Set.of("record", "project", "roleId");
-      default -> throw evidenceInvalid(name, "record must be person, project, project-update, project-buzz or help-wanted-role");
-    };
-    for (String k : item.fieldNames()) {
-      if (!keys.contains(k)) {
-        throw evidenceInvalid(name, k + " does not belong to a " + record + " item");
-      }
-    }
-    JsonObject out = new JsonObject().put("record", record);
-    if ("person".equals(record)) {
-      if (!"bio".equals(item.getValue("field"))) {
-        throw evidenceInvalid(name, "a person item cites field bio");
-      }
-      return out.put("field", "bio");
-    }
-    if (!(item.getValue("project") instanceof String project) || !PROJECT_SLUG.matcher(project).matches()) {
-      throw evidenceInvalid(name, "project must be a project slug");
-    }
-    out.put("project", project);
-    switch (record) {
-      case "project" -> {
-        Object field = item.getValue("field");
-        if (field != null && !List.of("title", "summary", "overview").contains(field)) {
-          throw evidenceInvalid(name, "field must be title, summary or overview");
-        }
-        out.put("field", field);
-      }
-      case "project-update" -> {
-        if (!(item.getValue("number") instanceof Number n) || n.doubleValue() != Math.floor(n.doubleValue())
-            || n.longValue() < 1 || n.longValue() > Integer.MAX_VALUE) {
-          throw evidenceInvalid(name, "number must be a positive whole number");
-        }
-        out.put("number", n.intValue());
-      }
-      case "project-buzz" -> {
-        if (!(item.getValue("slug") instanceof String s) || !BUZZ_SLUG.matcher(s).matches()) {
-          throw evidenceInvalid(name, "slug must be a buzz slug");
-        }
-        out.put("slug", s);
-      }
-      default -> {
-        if (!(item.getValue("roleId") instanceof String id) || !Ids.isUuid(id)) {
-          throw evidenceInvalid(name, "roleId must be a UUID");
-        }
-        out.put("roleId", id);
-      }
-    }
-    return out;
-  }
-
-  static RuntimeException evidenceInvalid(String item, String reason) {
-    return new ApiError(422, "evidence_invalid", item + ": " + reason, new JsonObject().put(item, reason), null).toException();
   }
 
   private Future<Void> unblock(RoutingContext ctx) {

@@ -4,7 +4,7 @@ package io.shotstash.people;
  * Every statement on the private people tables (V1__people_private.sql), named, in one place.
  * Private rows are keyed by the person's public id; nothing here reaches git.
  */
-final class PrivateSql {
+public final class PrivateSql {
   private PrivateSql() {}
 
   static final String INSERT_PROFILE =
@@ -38,4 +38,8 @@ final class PrivateSql {
 
   static final String REVOKE_ALL_SESSIONS =
       "UPDATE sessions SET revoked_at = now() WHERE person_id = $1 AND revoked_at IS NULL";
+
+  /** Rule 5 of the agent purge: whether the member has signed into Slack through the site. */
+  public static final String LAST_SLACK_SIGN_IN =
+      "SELECT last_slack_sso_at FROM private_profiles WHERE person_id = $1";
 }
