@@ -45,6 +45,8 @@ public final class PeopleWrites {
   public static final String PURGE = "person.purge";
   public static final String AVATAR = "person.avatar";
   public static final int BIO_MAX = 5000;
+  /** The staff purge's reason: it is the commit body. */
+  public static final TextLength PURGE_REASON = new TextLength(1, 1000);
 
   private PeopleWrites() {}
 

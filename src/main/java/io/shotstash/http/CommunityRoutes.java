@@ -4,7 +4,9 @@ import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
 import io.shotstash.community.CommunityViews;
 import io.shotstash.community.PeopleWrites;
+import io.shotstash.community.ProjectRules;
 import io.shotstash.community.ProjectWrites;
+import io.shotstash.community.TextLength;
 import io.shotstash.publicdata.Slugs;
 import io.shotstash.people.PersonRules;
 import io.shotstash.people.PersonView;
@@ -29,7 +31,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The community over REST (DATA.md → Community routes): people, projects, memberships, updates,
@@ -38,11 +39,6 @@ import java.util.regex.Pattern;
  * {@link ProjectWrites}).
  */
 final class CommunityRoutes {
-  private static final Pattern URL = Pattern.compile("^https?://[^\\s]{1,2000}$");
-  private static final Set<String> STAGES = Set.of("commenting", "bootstrapping", "prototyping", "testing",
-      "maintaining", "drifting", "hibernating");
-  private static final Set<String> NAMESPACES = Set.of("topic", "tech", "event");
-
   private final HttpServices services;
 
   CommunityRoutes(HttpServices services) {
@@ -132,7 +128,8 @@ final class CommunityRoutes {
         .compose(reply -> Envelope.ok(ctx, 200, key == null ? reply : reply.getValue(key)));
   }
 
-  private static String text(JsonBody body, String field, int min, int max, boolean required) {
+  /** A text field, stripped, with its length problem (or "is required") noted in the body. */
+  private static String text(JsonBody body, String field, TextLength length, boolean required) {
     String v = body.string(field);
     if (v == null) {
       if (required) {
@@ -141,9 +138,7 @@ final class CommunityRoutes {
       return null;
     }
     String t = v.strip();
-    if (t.length() < min || t.length() > max) {
-      body.problem(field, "must be " + min + " to " + max + " characters");
-    }
+    body.problem(field, length.problem(t));
     return t;
   }
 
@@ -248,7 +243,7 @@ final class CommunityRoutes {
     String slug = personSlug(ctx);
     return writer(ctx).compose(w -> {
       JsonBody body = JsonBody.of(ctx, Set.of("reason", "spam"));
-      String reason = text(body, "reason", 1, 1000, true);
+      String reason = text(body, "reason", PeopleWrites.PURGE_REASON, true);
       Boolean spam = body.bool("spam");
       body.validate();
       return write(ctx, w, PeopleWrites.PURGE, new JsonObject().put("slug", slug).put("reason", reason)
@@ -260,7 +255,7 @@ final class CommunityRoutes {
     String slug = "person".equals(type) ? personSlug(ctx) : projectSlug(ctx);
     String namespace = ctx.pathParam("namespace");
     String tag = ctx.pathParam("tag");
-    if (!NAMESPACES.contains(namespace) || !Slugs.TAG.matcher(tag).matches()) {
+    if (!ProjectRules.TAG_NAMESPACES.contains(namespace) || !Slugs.TAG.matcher(tag).matches()) {
       throw ApiError.notFound().toException();
     }
     return simple(ctx, assign ? ProjectWrites.ASSIGN_TAG : ProjectWrites.UNASSIGN_TAG, new JsonObject().put("type", type)
@@ -298,21 +293,19 @@ final class CommunityRoutes {
 
   private JsonObject projectFields(JsonBody body, boolean creating) {
     JsonObject params = new JsonObject();
-    String title = text(body, "title", 1, 200, creating);
+    String title = text(body, "title", ProjectRules.TITLE, creating);
     if (title != null) {
       params.put("title", title);
     }
     for (String f : List.of("summary", "overview")) {
-      String v = text(body, f, 0, "summary".equals(f) ? 1000 : 20000, false);
+      String v = text(body, f, "summary".equals(f) ? ProjectRules.SUMMARY : ProjectRules.OVERVIEW, false);
       if (v != null) {
         params.put(f, v.isEmpty() ? null : v);
       }
     }
     String stage = body.string("stage");
     if (stage != null) {
-      if (!STAGES.contains(stage)) {
-        body.problem("stage", "must be one of " + String.join(", ", STAGES.stream().sorted().toList()));
-      }
+      body.problem("stage", ProjectRules.stageProblem(stage));
       params.put("stage", stage);
     }
     return params;
@@ -324,9 +317,7 @@ final class CommunityRoutes {
       JsonObject params = projectFields(body, true);
       String slug = body.string("slug");
       if (slug != null) {
-        if (!Slugs.PROJECT.matcher(slug).matches()) {
-          body.problem("slug", "must be 2 to 80 lowercase letters, digits, - or _");
-        }
+        body.problem("slug", ProjectRules.projectSlugProblem(slug));
         params.put("slug", slug);
       }
       body.validate();
@@ -348,7 +339,7 @@ final class CommunityRoutes {
     String slug = projectSlug(ctx);
     return writer(ctx).compose(m -> {
       JsonBody body = JsonBody.of(ctx, Set.of("body"));
-      String text = text(body, "body", 1, 20000, true);
+      String text = text(body, "body", ProjectRules.UPDATE_BODY, true);
       body.validate();
       return write(ctx, m, ProjectWrites.POST_UPDATE, new JsonObject().put("slug", slug).put("body", text));
     }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("update")));
@@ -358,15 +349,15 @@ final class CommunityRoutes {
     String slug = projectSlug(ctx);
     return writer(ctx).compose(m -> {
       JsonBody body = JsonBody.of(ctx, Set.of("headline", "url", "summary", "slug"));
-      String headline = text(body, "headline", 1, 200, true);
-      String url = text(body, "url", 1, 2000, true);
-      if (url != null && !URL.matcher(url).matches()) {
-        body.problem("url", "must be an http or https URL");
+      String headline = text(body, "headline", ProjectRules.BUZZ_HEADLINE, true);
+      String url = text(body, "url", ProjectRules.BUZZ_URL, true);
+      if (url != null) {
+        body.problem("url", ProjectRules.buzzUrlProblem(url));
       }
-      String summary = text(body, "summary", 0, 2000, false);
+      String summary = text(body, "summary", ProjectRules.BUZZ_SUMMARY, false);
       String buzzSlug = body.string("slug");
-      if (buzzSlug != null && !Slugs.BUZZ.matcher(buzzSlug).matches()) {
-        body.problem("slug", "must be 2 to 100 lowercase letters, digits or dashes");
+      if (buzzSlug != null) {
+        body.problem("slug", ProjectRules.buzzSlugProblem(buzzSlug));
       }
       body.validate();
       return write(ctx, m, ProjectWrites.POST_BUZZ, new JsonObject().put("slug", slug).put("headline", headline)
@@ -378,8 +369,8 @@ final class CommunityRoutes {
     String slug = projectSlug(ctx);
     return writer(ctx).compose(m -> {
       JsonBody body = JsonBody.of(ctx, Set.of("title", "description"));
-      String title = text(body, "title", 1, 200, true);
-      String description = text(body, "description", 1, 10000, true);
+      String title = text(body, "title", ProjectRules.ROLE_TITLE, true);
+      String description = text(body, "description", ProjectRules.ROLE_DESCRIPTION, true);
       body.validate();
       return write(ctx, m, ProjectWrites.POST_ROLE, new JsonObject().put("slug", slug).put("title", title)
           .put("description", description));
@@ -408,7 +399,7 @@ final class CommunityRoutes {
     }
     return writer(ctx).compose(m -> {
       JsonBody body = JsonBody.of(ctx, Set.of("message"));
-      String message = text(body, "message", 0, 2000, false);
+      String message = text(body, "message", ProjectRules.INTEREST_MESSAGE, false);
       body.validate();
       return write(ctx, m, ProjectWrites.INTEREST, new JsonObject().put("roleId", roleId).put("message", message));
     }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("interest")));
@@ -434,13 +425,11 @@ final class CommunityRoutes {
     return writer(ctx).compose(m -> {
       JsonBody body = JsonBody.of(ctx, Set.of("namespace", "slug", "title"));
       String namespace = body.string("namespace");
-      if (namespace == null || !NAMESPACES.contains(namespace)) {
-        body.problem("namespace", "must be topic, tech or event");
-      }
-      String title = text(body, "title", 1, 100, true);
+      body.problem("namespace", ProjectRules.namespaceProblem(namespace));
+      String title = text(body, "title", ProjectRules.TAG_TITLE, true);
       String slug = body.string("slug");
-      if (slug != null && !Slugs.TAG.matcher(slug).matches()) {
-        body.problem("slug", "must be 1 to 50 lowercase letters, digits or dashes");
+      if (slug != null) {
+        body.problem("slug", ProjectRules.tagSlugProblem(slug));
       }
       body.validate();
       return write(ctx, m, ProjectWrites.CREATE_TAG, new JsonObject().put("namespace", namespace).put("title", title)
