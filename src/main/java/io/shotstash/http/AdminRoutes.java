@@ -121,8 +121,7 @@ final class AdminRoutes {
   private Future<JsonObject> write(RoutingContext ctx, String action, JsonObject params) {
     Actor actor = Callers.actor(ctx);
     String key = actor instanceof Actor.Agent a ? a.personId() : ((Actor.Member) actor).personId();
-    return services.limiter().tryAcquire(WriteLimit.key(key), WriteLimit.PER_MINUTE, WriteLimit.WINDOW).compose(AuthRoutes::refuseIfLimited)
-        .compose(v -> services.writes().write(new WriteCommand(action, actor, ctx.request().method().name(),
+    return WriteLimit.admit(services.limiter(), key).compose(v -> services.writes().write(new WriteCommand(action, actor, ctx.request().method().name(),
             ctx.request().path(), params)));
   }
 
