@@ -27,6 +27,8 @@ import java.util.UUID;
  * revoked grant's token answers as if it never existed. Statements are named below.
  */
 public final class Grants {
+  /** Every grant token starts so: how a bearer token is told from a session token (http/Callers). */
+  public static final String TOKEN_PREFIX = "cfpa_";
   public static final Set<String> SCOPES = Set.of("moderation:read", "moderation:vote", "moderation:purge");
 
   static final String INSERT =
@@ -55,7 +57,7 @@ public final class Grants {
 
   /** A new grant and its token, shown this once. */
   public Future<JsonObject> create(String agentPersonId, List<String> scopes, OffsetDateTime expiresAt, String createdBy) {
-    String token = Tokens.random("cfpa_");
+    String token = Tokens.random(TOKEN_PREFIX);
     return pool.preparedQuery(INSERT).execute(Tuple.tuple(Arrays.asList(UUID.fromString(Ids.uuid7()),
             UUID.fromString(agentPersonId), Buffer.buffer(Tokens.sha256(token)), scopes.toArray(String[]::new),
             UUID.fromString(createdBy), expiresAt)))

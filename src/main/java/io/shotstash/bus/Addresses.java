@@ -34,6 +34,9 @@ public final class Addresses {
   /** Moderation reads: roster, member detail, spam-purge log, agents. */
   public static final String MODERATION = "moderation";
 
+  /** Runs one scheduled-purge sweep now (tests and operators); replies {@code {purged: [slugs]}}. */
+  public static final String MODERATION_PURGE_SWEEP = "moderation.purge-sweep";
+
   /** The message header that names the operation. */
   public static final String ACTION = "action";
 }

@@ -74,6 +74,16 @@ public record ApiError(int status, String code, String message, JsonObject field
         STORAGE_RETRY_SECONDS);
   }
 
+  /**
+   * No git writer takes commands right now (another node is taking over): 503, retryable after
+   * {@code retryAfterSeconds}; nothing changed.
+   */
+  public static ApiError writerUnavailable(int retryAfterSeconds) {
+    return new ApiError(503, "writer_unavailable",
+        "No data writer is running at the moment (another node is taking over); try again shortly", null,
+        retryAfterSeconds);
+  }
+
   public static ApiError internal() {
     return of(500, "internal_error", "Something went wrong on our side");
   }

@@ -2,7 +2,6 @@ package io.shotstash.cluster;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
-import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.util.List;
@@ -26,7 +25,7 @@ final class MergedBus {
 
   /** Addresses whose consumers may live on other nodes (the rest are asked on this node only). */
   private static final List<String> SENT = List.of(Addresses.PUBLICDATA_WRITE, Addresses.PIPELINE_SWEEP,
-      PurgeSweeperVerticle.ADDRESS);
+      Addresses.MODERATION_PURGE_SWEEP);
   private static final List<String> PUBLISHED = List.of(Addresses.PUBLICDATA_CHANGED, Addresses.PIPELINE_JOB_UPDATED,
       Addresses.PIPELINE_WORKERS_CHANGED);
 
@@ -34,8 +33,7 @@ final class MergedBus {
 
   static void refresh(Vertx vertx) {
     log.warn("this node was merged back into the cluster; reading the event-bus registrations again");
-    ApiError busy = new ApiError(503, "writer_unavailable",
-        "No data writer is running at the moment (another node is taking over); try again shortly", null, 2);
+    ApiError busy = ApiError.writerUnavailable(2);
     for (String address : SENT) {
       touch(vertx.eventBus().<Object>localConsumer(address, m -> m.fail(busy.status(), busy.toJson().encode())));
     }

@@ -7,6 +7,7 @@ import io.shotstash.moderation.AccountProtection;
 import io.shotstash.moderation.AccountVotes;
 import io.shotstash.moderation.ModerationWrites;
 import io.shotstash.people.PersonView;
+import io.shotstash.people.PrivateSql;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
@@ -45,6 +46,8 @@ public final class PeopleWrites {
   public static final String PURGE = "person.purge";
   public static final String AVATAR = "person.avatar";
   public static final int BIO_MAX = 5000;
+  /** The staff purge's reason: it is the commit body. */
+  public static final TextLength PURGE_REASON = new TextLength(1, 1000);
 
   private PeopleWrites() {}
 
@@ -263,10 +266,10 @@ public final class PeopleWrites {
   /** Private rows of a purged person: profile, password, sessions (ended at once) and agent grants. */
   static Future<?> deletePrivate(SqlConnection tx, String personId) {
     Tuple id = Tuple.of(UUID.fromString(personId));
-    return tx.preparedQuery("DELETE FROM private_profiles WHERE person_id = $1").execute(id)
-        .compose(r -> tx.preparedQuery("DELETE FROM password_credentials WHERE person_id = $1").execute(id))
-        .compose(r -> tx.preparedQuery("DELETE FROM sessions WHERE person_id = $1").execute(id))
-        .compose(r -> tx.preparedQuery("DELETE FROM agent_grants WHERE agent_person_id = $1").execute(id));
+    return tx.preparedQuery(PrivateSql.DELETE_PROFILE).execute(id)
+        .compose(r -> tx.preparedQuery(PrivateSql.DELETE_PASSWORD).execute(id))
+        .compose(r -> tx.preparedQuery(PrivateSql.DELETE_SESSIONS).execute(id))
+        .compose(r -> tx.preparedQuery(PrivateSql.DELETE_GRANTS).execute(id));
   }
 
   static JsonObject personReply(PublicState state, String personId) {

@@ -7,6 +7,7 @@ import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.Slugs;
 import io.shotstash.publicdata.records.HelpWantedInterest;
 import io.shotstash.publicdata.records.HelpWantedRole;
 import io.shotstash.publicdata.records.Person;

@@ -2,48 +2,31 @@ package io.shotstash.http;
 
 import io.shotstash.agents.Grants;
 import io.shotstash.auth.Actor;
-import io.shotstash.auth.Ids;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Requests;
-import io.shotstash.moderation.ModerationVerticle;
-import io.shotstash.moderation.ModerationWrites;
-import io.shotstash.moderation.PrivateDataWrites;
-import io.shotstash.moderation.RosterQuery;
-import io.shotstash.moderation.UrlDetector;
 import io.shotstash.people.PersonRules;
 import io.shotstash.publicdata.records.AccountLevel;
-import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.ratelimit.WriteLimit;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The staff and agent surfaces under {@code /api/admin} (the moderation API). The caller is
  * authorised before anything is validated: whoever may not use a route gets 404, whatever they
  * sent. Then input is strict on every route: a query key or body key the route does not take is
- * 422, so a caller who misspells a parameter is told rather than ignored. Reads go to {@code moderation}; writes to the git writer, where their rules live.
+ * 422, so a caller who misspells a parameter is told rather than ignored. The routes themselves are
+ * {@link ModerationRoutes} and {@link AgentRoutes}; here are who may, the write gate and the
+ * catch-all 404.
  */
 final class AdminRoutes {
-  static final Pattern FLAG = Pattern.compile("^[a-z0-9][a-z0-9:-]{0,39}$");
-  static final Pattern PROJECT_SLUG = Pattern.compile("^[a-z0-9][a-z0-9-_]{1,79}$");
-  static final Pattern BUZZ_SLUG = Pattern.compile("^[a-z0-9][a-z0-9-]{1,99}$");
-
   private final Vertx vertx;
   private final HttpServices services;
   private final Grants grants;
@@ -55,28 +38,8 @@ final class AdminRoutes {
   }
 
   void mount(Router router, BodyHandler json) {
-    router.get("/api/admin/members").handler(ctx -> Routes.run(ctx, roster(ctx)));
-    router.get("/api/admin/members/:slug").handler(ctx -> Routes.run(ctx, detail(ctx)));
-    router.post("/api/admin/members/:slug/vote").handler(ctx -> gate(ctx, staffOr(ctx, "moderation:vote")));
-    router.post("/api/admin/members/:slug/vote").handler(json).handler(ctx -> Routes.run(ctx, vote(ctx)));
-    router.delete("/api/admin/members/:slug/vote").handler(ctx -> gate(ctx, agentWith(ctx, "moderation:vote")));
-    router.delete("/api/admin/members/:slug/vote").handler(ctx -> Routes.run(ctx, unvote(ctx)));
-    router.post("/api/admin/members/:slug/purge").handler(ctx -> gate(ctx, agentWith(ctx, "moderation:purge")));
-    router.post("/api/admin/members/:slug/purge").handler(json).handler(ctx -> Routes.run(ctx, purge(ctx)));
-    router.get("/api/admin/spam-purges").handler(ctx -> Routes.run(ctx, purges(ctx)));
-    router.post("/api/admin/spam-purges/:id/unblock").handler(ctx -> gate(ctx, level(ctx, AccountLevel.STAFF)));
-    router.post("/api/admin/spam-purges/:id/unblock").handler(json).handler(ctx -> Routes.run(ctx, unblock(ctx)));
-    router.post("/api/admin/private-data/purge-orphans").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
-    router.post("/api/admin/private-data/purge-orphans").handler(json).handler(ctx -> Routes.run(ctx, purgeOrphans(ctx)));
-    router.get("/api/admin/agents").handler(ctx -> Routes.run(ctx, agents(ctx)));
-    router.post("/api/admin/agents").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
-    router.post("/api/admin/agents").handler(json).handler(ctx -> Routes.run(ctx, createAgent(ctx)));
-    router.post("/api/admin/agents/:slug/grants").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
-    router.post("/api/admin/agents/:slug/grants").handler(json).handler(ctx -> Routes.run(ctx, createGrant(ctx)));
-    router.delete("/api/admin/agents/:slug/grants/:id").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
-    router.delete("/api/admin/agents/:slug/grants/:id").handler(ctx -> Routes.run(ctx, revokeGrant(ctx)));
-    router.post("/api/admin/agents/:slug/withdraw-votes").handler(ctx -> gate(ctx, level(ctx, AccountLevel.STAFF)));
-    router.post("/api/admin/agents/:slug/withdraw-votes").handler(json).handler(ctx -> Routes.run(ctx, withdraw(ctx)));
+    new ModerationRoutes(this, services).mount(router, json);
+    new AgentRoutes(this, services, grants).mount(router, json);
     // everything else under /api/admin is nobody's business
     router.route("/api/admin/*").handler(ctx -> Envelope.error(ctx, ApiError.notFound()));
   }
@@ -87,7 +50,7 @@ final class AdminRoutes {
    * Lets the request on to the route's next registration when allowed; 404 otherwise, before the
    * body is even read (the gate is its own route: a BodyHandler must come first within a route).
    */
-  private static void gate(RoutingContext ctx, boolean allowed) {
+  static void gate(RoutingContext ctx, boolean allowed) {
     if (!allowed) {
       Envelope.error(ctx, ApiError.notFound());
       return;
@@ -95,37 +58,36 @@ final class AdminRoutes {
     ctx.next();
   }
 
-  private static boolean level(RoutingContext ctx, AccountLevel level) {
+  static boolean level(RoutingContext ctx, AccountLevel level) {
     return Callers.actor(ctx) instanceof Actor.Member m && m.atLeast(level);
   }
 
-  private static boolean agentWith(RoutingContext ctx, String scope) {
+  static boolean agentWith(RoutingContext ctx, String scope) {
     return Callers.actor(ctx) instanceof Actor.Agent a && a.scopes().contains(scope);
   }
 
-  private static boolean staffOr(RoutingContext ctx, String scope) {
+  static boolean staffOr(RoutingContext ctx, String scope) {
     return level(ctx, AccountLevel.STAFF) || agentWith(ctx, scope);
   }
 
-  private static void require(boolean allowed) {
+  static void require(boolean allowed) {
     if (!allowed) {
       throw ApiError.notFound().toException();
     }
   }
 
-  private Future<JsonObject> moderation(String action, JsonObject body) {
+  Future<JsonObject> moderation(String action, JsonObject body) {
     return Requests.ask(vertx, Addresses.MODERATION, action, body);
   }
 
-  private Future<JsonObject> write(RoutingContext ctx, String action, JsonObject params) {
+  Future<JsonObject> write(RoutingContext ctx, String action, JsonObject params) {
     Actor actor = Callers.actor(ctx);
     String key = actor instanceof Actor.Agent a ? a.personId() : ((Actor.Member) actor).personId();
-    return services.limiter().tryAcquire(WriteLimit.key(key), WriteLimit.PER_MINUTE, WriteLimit.WINDOW).compose(AuthRoutes::refuseIfLimited)
-        .compose(v -> services.writes().write(new WriteCommand(action, actor, ctx.request().method().name(),
+    return WriteLimit.admit(services.limiter(), key).compose(v -> services.writes().write(new WriteCommand(action, actor, ctx.request().method().name(),
             ctx.request().path(), params)));
   }
 
-  private static String slug(RoutingContext ctx) {
+  static String slug(RoutingContext ctx) {
     String slug = ctx.pathParam("slug");
     if (slug == null || !PersonRules.SLUG.matcher(slug).matches()) {
       throw ApiError.notFound().toException();
@@ -133,334 +95,9 @@ final class AdminRoutes {
     return slug;
   }
 
-  private static Map<String, String> query(RoutingContext ctx) {
+  static Map<String, String> query(RoutingContext ctx) {
     Map<String, String> q = new HashMap<>();
     ctx.queryParams().forEach(e -> q.put(e.getKey(), e.getValue()));
     return q;
-  }
-
-  // ---- reads ----
-
-  private Future<Void> roster(RoutingContext ctx) {
-    require(staffOr(ctx, "moderation:read"));
-    RosterQuery query = RosterQuery.parse(query(ctx));
-    return moderation(ModerationVerticle.Actions.ROSTER, new JsonObject().put("query", query.toJson())
-        .put("agent", Callers.actor(ctx) instanceof Actor.Agent))
-        .compose(r -> Envelope.page(ctx, r.getJsonArray("rows"), r.getInteger("page"), r.getInteger("perPage"),
-            r.getLong("totalItems")));
-  }
-
-  private Future<Void> detail(RoutingContext ctx) {
-    require(staffOr(ctx, "moderation:read"));
-    Routes.noQuery(ctx);
-    return moderation(ModerationVerticle.Actions.DETAIL, new JsonObject().put("slug", slug(ctx))
-        .put("agent", Callers.actor(ctx) instanceof Actor.Agent)).compose(d -> Envelope.ok(ctx, 200, d));
-  }
-
-  private Future<Void> purges(RoutingContext ctx) {
-    require(staffOr(ctx, "moderation:read"));
-    Paging paging = Paging.read(ctx, Set.of("by", "slug", "since", "blocking"));
-    JsonObject body = new JsonObject().put("page", paging.page()).put("perPage", paging.perPage());
-    String by = ctx.queryParams().get("by");
-    if (by != null && !by.matches("agent|human|scheduled|(agent|human)-[a-z0-9][a-z0-9-]{1,49}")) {
-      throw ApiError.validation("by", "must be agent, human, scheduled, agent-<slug> or human-<slug>").toException();
-    }
-    String since = ctx.queryParams().get("since");
-    if (since != null) {
-      try {
-        body.put("since", (since.length() == 10 ? Instant.parse(since + "T00:00:00Z") : Instant.parse(since)).toString());
-      } catch (DateTimeParseException e) {
-        throw ApiError.validation("since", "must be a date or a date-time").toException();
-      }
-    }
-    String blocking = ctx.queryParams().get("blocking");
-    if (blocking != null && !blocking.matches("true|false")) {
-      throw ApiError.validation("blocking", "must be true or false").toException();
-    }
-    body.put("by", by).put("slug", ctx.queryParams().get("slug"))
-        .put("blocking", blocking == null ? null : Boolean.valueOf(blocking));
-    return moderation(ModerationVerticle.Actions.PURGES, body)
-        .compose(r -> Envelope.page(ctx, r.getJsonArray("items"), paging.page(), paging.perPage(), r.getLong("totalItems")));
-  }
-
-  private Future<Void> agents(RoutingContext ctx) {
-    require(level(ctx, AccountLevel.STAFF));
-    Routes.noQuery(ctx);
-    return moderation(ModerationVerticle.Actions.AGENTS, new JsonObject())
-        .compose(r -> Envelope.ok(ctx, 200, r.getJsonArray("agents")));
-  }
-
-  // ---- votes and purges ----
-
-  private static List<String> flags(JsonBody body, JsonObject raw) {
-    Object v = raw.getValue("flags");
-    List<String> out = new ArrayList<>();
-    if (v == null) {
-      return out;
-    }
-    if (!(v instanceof JsonArray arr) || arr.size() > 10) {
-      body.problem("flags", "must be a list of 0 to 10 tags");
-      return out;
-    }
-    for (Object f : arr) {
-      if (!(f instanceof String s) || !FLAG.matcher(s).matches()) {
-        body.problem("flags", "each flag must match ^[a-z0-9][a-z0-9:-]{0,39}$");
-        return out;
-      }
-      out.add(s);
-    }
-    return out;
-  }
-
-  /** reasoning/reason as it goes into a public commit: length, no URL, no control characters. */
-  private static void publicText(JsonBody body, String field, String text, boolean required) {
-    if (text == null || text.isBlank()) {
-      if (required) {
-        body.problem(field, "is required (1 to 1000 characters)");
-      }
-      return;
-    }
-    if (text.length() > 1000) {
-      body.problem(field, "must be at most 1000 characters");
-    } else if (UrlDetector.hasControlCharacter(text)) {
-      body.problem(field, "must not contain control characters or line breaks");
-    } else if (UrlDetector.containsUrl(text)) {
-      body.problem(field, "must not contain a URL or a domain; describe it instead");
-    }
-  }
-
-  private Future<Void> vote(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    String slug = slug(ctx);
-    boolean agent = Callers.actor(ctx) instanceof Actor.Agent;
-    JsonBody body = JsonBody.of(ctx, agent ? Set.of("verdict", "reasoning", "flags") : Set.of("verdict", "reasoning"));
-    JsonObject raw = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
-    String verdict = body.string("verdict");
-    if (!"spam".equals(verdict) && !"legit".equals(verdict)) {
-      body.problem("verdict", "must be spam or legit");
-    }
-    String reasoning = body.string("reasoning");
-    if (agent) {
-      publicText(body, "reasoning", reasoning, true);
-    } else if (reasoning != null && reasoning.length() > 1000) {
-      body.problem("reasoning", "must be at most 1000 characters");
-    }
-    List<String> flags = agent ? flags(body, raw) : List.of();
-    selfCheck(ctx, body, slug);
-    body.validate();
-    return write(ctx, ModerationWrites.VOTE, new JsonObject().put("slug", slug).put("verdict", verdict)
-        .put("reasoning", reasoning == null || reasoning.isBlank() ? null : reasoning).put("flags", new JsonArray(flags)))
-        .compose(r -> Envelope.ok(ctx, 200, r));
-  }
-
-  /** Voting on or purging yourself, or an agent account, is a validation failure. */
-  private void selfCheck(RoutingContext ctx, JsonBody body, String slug) {
-    Person target = services.publicState().current().personBySlug(slug).orElse(null);
-    if (target == null) {
-      return; // 404 from the writer
-    }
-    Actor actor = Callers.actor(ctx);
-    String me = actor instanceof Actor.Agent a ? a.personId() : ((Actor.Member) actor).personId();
-    if (target.id().equals(me)) {
-      body.problem("slug", "you cannot vote on or purge yourself");
-    } else if (target.isAgentAccount()) {
-      body.problem("slug", "an agent account is not a member to moderate");
-    }
-  }
-
-  private Future<Void> unvote(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    return write(ctx, ModerationWrites.UNVOTE, new JsonObject().put("slug", slug(ctx))).compose(r -> Envelope.ok(ctx, 200, r));
-  }
-
-  private Future<Void> purge(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    String slug = slug(ctx);
-    JsonBody body = JsonBody.of(ctx, Set.of("reason", "flags", "evidence", "dryRun"));
-    JsonObject raw = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
-    String reason = body.string("reason");
-    publicText(body, "reason", reason, true);
-    List<String> flags = flags(body, raw);
-    Boolean dryRun = body.bool("dryRun");
-    Object evidence = raw.getValue("evidence");
-    JsonArray items = evidence instanceof JsonArray list ? list : new JsonArray();
-    if (items.isEmpty() || items.size() > 5) {
-      body.problem("evidence", "must list 1 to 5 records");
-    }
-    selfCheck(ctx, body, slug);
-    body.validate();
-    JsonArray checked = new JsonArray();
-    for (int i = 0; i < items.size(); i++) {
-      checked.add(evidenceItem(items.getValue(i), i));
-    }
-    return write(ctx, ModerationWrites.AGENT_PURGE, new JsonObject().put("slug", slug).put("reason", reason)
-        .put("flags", new JsonArray(flags)).put("evidence", checked).put("dryRun", Boolean.TRUE.equals(dryRun)))
-        .compose(r -> Envelope.ok(ctx, 200, r));
-  }
-
-  /** Each identifier must be well formed before anything is looked up; else 422 evidence_invalid naming the item. */
-  static JsonObject evidenceItem(Object raw, int index) {
-    String name = "evidence[" + index + "]";
-    if (!(raw instanceof JsonObject item)) {
-      throw evidenceInvalid(name, "must be an object");
-    }
-    String record = item.getValue("record") instanceof String s ? s : null;
-    Set<String> keys = switch (record == null ? "" : record) {
-      case "person" -> Set.of("record", "field");
-      case "project" -> Set.of("record", "project", "field");
-      case "project-update" -> Set.of("record", "project", "number");
-      case "project-buzz" -> Set.of("record", "project", "slug");
-      case "help-wanted-role" -> Set.of("record", "project", "roleId");
-      default -> throw evidenceInvalid(name, "record must be person, project, project-update, project-buzz or help-wanted-role");
-    };
-    for (String k : item.fieldNames()) {
-      if (!keys.contains(k)) {
-        throw evidenceInvalid(name, k + " does not belong to a " + record + " item");
-      }
-    }
-    JsonObject out = new JsonObject().put("record", record);
-    if ("person".equals(record)) {
-      if (!"bio".equals(item.getValue("field"))) {
-        throw evidenceInvalid(name, "a person item cites field bio");
-      }
-      return out.put("field", "bio");
-    }
-    if (!(item.getValue("project") instanceof String project) || !PROJECT_SLUG.matcher(project).matches()) {
-      throw evidenceInvalid(name, "project must be a project slug");
-    }
-    out.put("project", project);
-    switch (record) {
-      case "project" -> {
-        Object field = item.getValue("field");
-        if (field != null && !List.of("title", "summary", "overview").contains(field)) {
-          throw evidenceInvalid(name, "field must be title, summary or overview");
-        }
-        out.put("field", field);
-      }
-      case "project-update" -> {
-        if (!(item.getValue("number") instanceof Number n) || n.doubleValue() != Math.floor(n.doubleValue())
-            || n.longValue() < 1 || n.longValue() > Integer.MAX_VALUE) {
-          throw evidenceInvalid(name, "number must be a positive whole number");
-        }
-        out.put("number", n.intValue());
-      }
-      case "project-buzz" -> {
-        if (!(item.getValue("slug") instanceof String s) || !BUZZ_SLUG.matcher(s).matches()) {
-          throw evidenceInvalid(name, "slug must be a buzz slug");
-        }
-        out.put("slug", s);
-      }
-      default -> {
-        if (!(item.getValue("roleId") instanceof String id) || !Ids.isUuid(id)) {
-          throw evidenceInvalid(name, "roleId must be a UUID");
-        }
-        out.put("roleId", id);
-      }
-    }
-    return out;
-  }
-
-  static RuntimeException evidenceInvalid(String item, String reason) {
-    return new ApiError(422, "evidence_invalid", item + ": " + reason, new JsonObject().put(item, reason), null).toException();
-  }
-
-  private Future<Void> unblock(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    String id = ctx.pathParam("id");
-    if (!Ids.isUuid(id)) {
-      throw ApiError.notFound().toException();
-    }
-    JsonBody body = JsonBody.of(ctx, Set.of("reason"));
-    String reason = body.string("reason");
-    if (reason != null && reason.length() > 1000) {
-      body.problem("reason", "must be at most 1000 characters");
-    }
-    body.validate();
-    return write(ctx, ModerationWrites.UNBLOCK, new JsonObject().put("id", id).put("reason", reason))
-        .compose(r -> Envelope.ok(ctx, 200, r));
-  }
-
-  private Future<Void> purgeOrphans(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    JsonBody body = JsonBody.of(ctx, Set.of("apply"));
-    Boolean apply = body.bool("apply");
-    if (apply == null) {
-      body.problem("apply", "is required: false counts, true deletes");
-    }
-    body.validate();
-    return write(ctx, PrivateDataWrites.PURGE_ORPHANS, new JsonObject().put("apply", apply))
-        .compose(r -> Envelope.ok(ctx, 200, r));
-  }
-
-  // ---- agents and grants ----
-
-  private Future<Void> createAgent(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    JsonBody body = JsonBody.of(ctx, Set.of("slug", "fullName"));
-    String slug = body.string("slug");
-    String fullName = body.string("fullName");
-    body.problem("slug", PersonRules.slugProblem(slug));
-    body.problem("fullName", PersonRules.fullNameProblem(fullName));
-    body.validate();
-    return write(ctx, ModerationWrites.CREATE_AGENT, new JsonObject().put("slug", slug).put("fullName", fullName.strip()))
-        .compose(r -> Envelope.ok(ctx, 201, r.getJsonObject("person")));
-  }
-
-  private Person agent(String slug) {
-    return services.publicState().current().personBySlug(slug).filter(Person::isAgentAccount)
-        .orElseThrow(() -> ApiError.notFound().toException());
-  }
-
-  private Future<Void> createGrant(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    Person agent = agent(slug(ctx));
-    JsonBody body = JsonBody.of(ctx, Set.of("scopes", "expiresAt"));
-    JsonObject raw = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
-    List<String> scopes = new ArrayList<>();
-    if (!(raw.getValue("scopes") instanceof JsonArray arr) || arr.isEmpty()) {
-      body.problem("scopes", "must list moderation:read, moderation:vote and/or moderation:purge");
-    } else {
-      for (Object s : arr) {
-        if (!(s instanceof String scope) || !Grants.SCOPES.contains(scope)) {
-          body.problem("scopes", "must list moderation:read, moderation:vote and/or moderation:purge");
-        } else if (!scopes.contains(scope)) {
-          scopes.add(scope);
-        }
-      }
-    }
-    OffsetDateTime expires = null;
-    String expiresAt = body.string("expiresAt");
-    if (expiresAt != null) {
-      try {
-        expires = OffsetDateTime.parse(expiresAt);
-        if (!expires.toInstant().isAfter(Instant.now())) {
-          body.problem("expiresAt", "must be in the future");
-        }
-      } catch (DateTimeParseException e) {
-        body.problem("expiresAt", "must be an ISO date-time");
-      }
-    }
-    body.validate();
-    Actor.Member admin = (Actor.Member) Callers.actor(ctx);
-    return grants.create(agent.id(), scopes, expires, admin.personId()).compose(r -> Envelope.ok(ctx, 201, r));
-  }
-
-  private Future<Void> revokeGrant(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    Person agent = agent(slug(ctx));
-    String id = ctx.pathParam("id");
-    if (!Ids.isUuid(id)) {
-      throw ApiError.notFound().toException();
-    }
-    return grants.revoke(agent.id(), id).compose(revoked -> revoked ? Envelope.ok(ctx, 200, new JsonObject().put("revoked", true))
-        : Envelope.error(ctx, ApiError.notFound()));
-  }
-
-  private Future<Void> withdraw(RoutingContext ctx) {
-    Routes.noQuery(ctx);
-    String slug = slug(ctx);
-    // it takes no input: an empty body or {} (anything else is an unknown key, 422, like everywhere)
-    JsonBody.of(ctx, Set.of()).validate();
-    return write(ctx, ModerationWrites.WITHDRAW, new JsonObject().put("agentSlug", slug)).compose(r -> Envelope.ok(ctx, 200, r));
   }
 }

@@ -143,7 +143,7 @@ public final class Callers {
     if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_LENGTH) {
       return Future.succeededFuture(Actor.ANONYMOUS);
     }
-    if (token.startsWith("cfpa_")) {
+    if (token.startsWith(Grants.TOKEN_PREFIX)) {
       return grants.resolve(token).map(agent -> agent.<Actor>map(a -> a).orElse(Actor.ANONYMOUS));
     }
     return sessions.resolve(token).map(member -> member.<Actor>map(m -> m).orElse(Actor.ANONYMOUS));
@@ -159,7 +159,7 @@ public final class Callers {
       return bearer;
     }
     Cookie cookie = sessionCookie(ctx);
-    return cookie == null || cookie.getValue().startsWith("cfpa_") ? null : cookie.getValue();
+    return cookie == null || cookie.getValue().startsWith(Grants.TOKEN_PREFIX) ? null : cookie.getValue();
   }
 
   static String bearerToken(RoutingContext ctx) {

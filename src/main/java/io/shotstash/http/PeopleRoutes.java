@@ -71,7 +71,6 @@ final class PeopleRoutes {
 
   /** Every account may make at most 30 writes a minute to the community and moderation routes. */
   private Future<Void> writeCap(Actor.Member member) {
-    return services.limiter().tryAcquire(WriteLimit.key(member.personId()), WriteLimit.PER_MINUTE, WriteLimit.WINDOW)
-        .compose(AuthRoutes::refuseIfLimited);
+    return WriteLimit.admit(services.limiter(), member.personId());
   }
 }

@@ -3,6 +3,7 @@ package io.shotstash.http;
 import io.shotstash.auth.Tokens;
 import io.shotstash.bus.ApiError;
 import io.shotstash.people.PersonRules;
+import io.shotstash.people.PrivateSql;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -18,10 +19,6 @@ import java.util.Set;
  * the roster shows it as {@code emailBounce} and the signal {@code email-bounced:<type>}.
  */
 final class WebhookRoutes {
-  /** A known email's first terminal bounce; a later one does not replace it. */
-  static final String STORE_BOUNCE =
-      "UPDATE private_profiles SET email_bounce = $2, updated_at = now() WHERE email = $1 AND email_bounce IS NULL";
-
   private final HttpServices services;
 
   WebhookRoutes(HttpServices services) {
@@ -53,7 +50,7 @@ final class WebhookRoutes {
       return Envelope.ok(ctx, 200, new JsonObject().put("stored", false));
     }
     JsonObject bounce = new JsonObject().put("type", type).put("at", Instant.now().toString());
-    return services.pool().preparedQuery(STORE_BOUNCE).execute(Tuple.of(PersonRules.normalizeEmail(email), bounce))
+    return services.pool().preparedQuery(PrivateSql.STORE_BOUNCE).execute(Tuple.of(PersonRules.normalizeEmail(email), bounce))
         .compose(r -> Envelope.ok(ctx, 200, new JsonObject().put("stored", r.rowCount() > 0)));
   }
 }

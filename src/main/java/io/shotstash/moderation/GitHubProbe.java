@@ -1,5 +1,6 @@
 package io.shotstash.moderation;
 
+import io.shotstash.people.PrivateSql;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -91,7 +92,7 @@ public final class GitHubProbe {
           } else {
             return Future.succeededFuture(null); // keep the old record
           }
-          return pool.preparedQuery("UPDATE private_profiles SET github = $2, updated_at = now() WHERE person_id = $1")
+          return pool.preparedQuery(PrivateSql.UPDATE_GITHUB_FACTS)
               .execute(Tuple.of(UUID.fromString(t.personId()), facts)).map(facts);
         })
         .otherwise((JsonObject) null);

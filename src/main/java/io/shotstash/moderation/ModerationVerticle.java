@@ -6,6 +6,7 @@ import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.community.SpamPurgeView;
 import io.shotstash.people.PersonView;
+import io.shotstash.people.PrivateSql;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.Sheet;
@@ -58,19 +59,6 @@ public final class ModerationVerticle extends VerticleBase {
     public static final String AGENTS = "agents";
   }
 
-  static final String PRIVATE_OF =
-      "SELECT p.person_id, p.email, p.github, p.last_slack_sso_at, p.email_bounce, "
-          + "(SELECT max(issued_at) FROM sessions s WHERE s.person_id = p.person_id) AS last_login, "
-          + "(SELECT count(*) FROM sessions s WHERE s.person_id = p.person_id) AS sign_ins "
-          + "FROM private_profiles p WHERE p.person_id = ANY($1)";
-  static final String SESSIONS_OF =
-      "SELECT person_id, max(issued_at) AS last_login, count(*) AS sign_ins FROM sessions WHERE person_id = ANY($1) GROUP BY person_id";
-  static final String LAST_LOGINS = "SELECT person_id, max(issued_at) FROM sessions GROUP BY person_id";
-  /** The roster's email index: every email at its first build, then the people it has not seen. */
-  static final String ALL_EMAILS = "SELECT person_id, email FROM private_profiles WHERE email IS NOT NULL";
-  static final String EMAILS_OF =
-      "SELECT person_id, email FROM private_profiles WHERE person_id = ANY($1) AND email IS NOT NULL";
-
   private final Pool pool;
   private final PublicStateHolder holder;
   private final GitHubProbe probe;
@@ -109,7 +97,7 @@ public final class ModerationVerticle extends VerticleBase {
     boolean agent = msg.getBoolean("agent", false);
     PublicState state = holder.current();
     Future<Map<String, Instant>> lastLogins = !"lastLoginAt".equals(query.sort()) ? Future.succeededFuture(Map.of())
-        : pool.query(LAST_LOGINS).execute().map(rows -> {
+        : pool.query(PrivateSql.LAST_LOGINS).execute().map(rows -> {
           Map<String, Instant> m = new HashMap<>();
           rows.forEach(r -> m.put(r.getUUID(0).toString(), r.getOffsetDateTime(1).toInstant()));
           return m;
@@ -149,8 +137,8 @@ public final class ModerationVerticle extends VerticleBase {
       }
     }
     Future<RowSet<Row>> rows = unknown.isEmpty() ? Future.succeededFuture(null)
-        : lookedUp.isEmpty() ? pool.query(ALL_EMAILS).execute()
-        : pool.preparedQuery(EMAILS_OF).execute(Tuple.of((Object) unknown.toArray(UUID[]::new)));
+        : lookedUp.isEmpty() ? pool.query(PrivateSql.ALL_EMAILS).execute()
+        : pool.preparedQuery(PrivateSql.EMAILS_OF).execute(Tuple.of((Object) unknown.toArray(UUID[]::new)));
     return rows.map(found -> {
       if (found != null) {
         found.forEach(r -> emails.put(r.getUUID(0), r.getString(1)));
@@ -200,8 +188,8 @@ public final class ModerationVerticle extends VerticleBase {
 
   /** person id → {email, github, lastSlackSsoAt, emailBounce, lastLoginAt, signInCount}; both queries at once. */
   private Future<Map<String, JsonObject>> privateFacts(UUID[] ids) {
-    Future<RowSet<Row>> profiles = pool.preparedQuery(PRIVATE_OF).execute(Tuple.of((Object) ids));
-    Future<RowSet<Row>> sessions = pool.preparedQuery(SESSIONS_OF).execute(Tuple.of((Object) ids));
+    Future<RowSet<Row>> profiles = pool.preparedQuery(PrivateSql.ROSTER_PRIVATE_FACTS).execute(Tuple.of((Object) ids));
+    Future<RowSet<Row>> sessions = pool.preparedQuery(PrivateSql.ROSTER_SIGN_INS).execute(Tuple.of((Object) ids));
     return Future.all(profiles, sessions).map(v -> {
       Map<String, JsonObject> out = new HashMap<>();
       for (Row r : profiles.result()) {

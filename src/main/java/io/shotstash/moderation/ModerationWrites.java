@@ -24,7 +24,6 @@ import io.shotstash.publicdata.write.WritePlan;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +32,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The moderation write rules (the moderation API seed), each checked inside the git writer so the
+ * The moderation writes (docs/moderation-api.md), each checked inside the git writer so the
  * check, the commit and the in-memory update happen under one lock: agent accounts, votes (human
  * and agent), withdrawing a vote, the agent purge, unblocking a spam-purges record, withdrawing an
  * agent's votes, and the scheduled purge.
@@ -46,12 +45,6 @@ public final class ModerationWrites {
   public static final String UNBLOCK = "spam-purge.unblock";
   public static final String WITHDRAW = "agent.withdraw-votes";
   public static final String SCHEDULED_PURGE = "moderation.scheduled-purge";
-
-  static final Duration DAY = Duration.ofDays(1);
-  static final int SPAM_VOTES_PER_DAY = 20;
-  static final int PURGES_PER_DAY = 5;
-  static final Duration VOTE_MAX_AGE = Duration.ofDays(30);
-  static final Duration PURGE_MAX_AGE = Duration.ofDays(7);
 
   private ModerationWrites() {}
 
@@ -112,7 +105,7 @@ public final class ModerationWrites {
    * {slug, verdict, reasoning?, flags?}: record the caller's verdict (one record per voter per
    * person). A spam vote hides the member; a legit vote that reverses a moderation hide shows
    * them again. People vote spam only below their own level and never on the last active
-   * administrator ({@link AccountProtection}); agents are held to the agent vote rules 1-4.
+   * administrator ({@link AccountProtection}); agents are held to {@link AgentVoteRules}.
    */
   static Future<WritePlan> vote(WriteContext ctx, WriteCommand cmd) {
     PublicState state = ctx.state();
@@ -121,12 +114,10 @@ public final class ModerationWrites {
       return refuse(ApiError.notFound());
     }
     String verdict = cmd.params().getString("verdict");
-    Optional<String> selfProblem = selfOrAgent(cmd.actor(), target);
-    if (selfProblem.isPresent()) {
-      return refuse(ApiError.validation("slug", selfProblem.get()));
+    Optional<String> notAMember = ModerationTarget.problem(cmd.actor(), target);
+    if (notAMember.isPresent()) {
+      return refuse(ApiError.validation("slug", notAMember.get()));
     }
-    AccountVotes votes = AccountVotes.of(state, target);
-    Future<Void> agentRules = Future.succeededFuture();
     if (cmd.actor() instanceof Actor.Member m) {
       // the voter's level from the live record: one demoted or hidden since the request began is no moderator
       AccountLevel level = state.personById(m.personId()).filter(p -> !p.isDeactivated()).map(Person::level)
@@ -141,45 +132,12 @@ public final class ModerationWrites {
       }
     }
     if (cmd.actor() instanceof Actor.Agent agent) {
-      // 1. humans are final
-      if (votes.humanHasVoted()) {
-        return refuse(ApiError.conflict("human_verdict_exists", "A person has voted on this member; their verdict stands"));
-      }
-      // 2. only ordinary members
-      if (target.level() != AccountLevel.USER) {
-        return refuse(ApiError.conflict("protected_account", "Agents vote only on ordinary members"));
-      }
-      // 3. only new members, for spam
-      if ("spam".equals(verdict) && (target.createdAt() == null
-          || target.createdAt().isBefore(ctx.now().minus(VOTE_MAX_AGE)))) {
-        return refuse(ApiError.conflict("member_too_old", "A spam vote by an agent needs a member who joined in the last 30 days"));
-      }
-      // 4. volume: this agent account's own spam votes on the accounts that stand now
-      if ("spam".equals(verdict)) {
-        Person self = state.personById(agent.personId()).orElse(null);
-        if (self == null) {
-          return refuse(ApiError.notFound()); // the agent account went while the vote was queued
-        }
-        Integer wait = Allowance.retryAfter(AgentActivity.of(state, self).spamVotesSince(state, ctx.now().minus(DAY)),
-            SPAM_VOTES_PER_DAY, DAY, ctx.now());
-        if (wait != null) {
-          return refuse(new ApiError(429, "rate_limited", "At most 20 spam votes a day", null, wait));
-        }
+      Optional<Refusal> refused = AgentVoteRules.check(state, agent, target, verdict, ctx.now());
+      if (refused.isPresent()) {
+        return refuse(refused.get().error());
       }
     }
-    return agentRules.map(v -> votePlan(ctx, cmd, target, votes, verdict));
-  }
-
-  /** Voting on yourself, or on an agent account, is rejected (422). */
-  static Optional<String> selfOrAgent(Actor actor, Person target) {
-    String me = actor instanceof Actor.Member m ? m.personId() : actor instanceof Actor.Agent a ? a.personId() : null;
-    if (target.id().equals(me)) {
-      return Optional.of("you cannot vote on or purge yourself");
-    }
-    if (target.isAgentAccount()) {
-      return Optional.of("an agent account is not a member to moderate");
-    }
-    return Optional.empty();
+    return Future.succeededFuture(votePlan(ctx, cmd, target, AccountVotes.of(state, target), verdict));
   }
 
   static String evaluator(Actor actor) {

@@ -2,6 +2,7 @@ package io.shotstash.moderation;
 
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
+import io.shotstash.people.PrivateSql;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.AccountLevel;
@@ -27,10 +28,6 @@ import java.util.UUID;
 public final class PrivateDataWrites {
   public static final String PURGE_ORPHANS = "private-data.purge-orphans";
 
-  static final String PERSON_IDS =
-      "SELECT person_id FROM private_profiles UNION SELECT person_id FROM password_credentials "
-          + "UNION SELECT person_id FROM sessions";
-
   private PrivateDataWrites() {}
 
   public static List<WriteHandler> handlers() {
@@ -44,7 +41,7 @@ public final class PrivateDataWrites {
       return ModerationWrites.refuse(ApiError.notFound());
     }
     boolean apply = cmd.params().getBoolean("apply", false);
-    return ctx.tx().query(PERSON_IDS).execute().compose(rows -> {
+    return ctx.tx().query(PrivateSql.PRIVATE_PERSON_IDS).execute().compose(rows -> {
       Set<UUID> orphans = new HashSet<>();
       for (Row r : rows) {
         UUID id = r.getUUID(0);
@@ -53,11 +50,11 @@ public final class PrivateDataWrites {
         }
       }
       UUID[] ids = orphans.toArray(UUID[]::new);
-      List<String> tables = List.of("private_profiles", "password_credentials", "sessions");
+      List<String> statements = apply
+          ? List.of(PrivateSql.DELETE_ORPHAN_PROFILES, PrivateSql.DELETE_ORPHAN_PASSWORDS, PrivateSql.DELETE_ORPHAN_SESSIONS)
+          : List.of(PrivateSql.COUNT_ORPHAN_PROFILES, PrivateSql.COUNT_ORPHAN_PASSWORDS, PrivateSql.COUNT_ORPHAN_SESSIONS);
       List<Future<Integer>> counts = new ArrayList<>();
-      for (String table : tables) {
-        String sql = (apply ? "DELETE FROM " + table + " WHERE person_id = ANY($1)"
-            : "SELECT 1 FROM " + table + " WHERE person_id = ANY($1)");
+      for (String sql : statements) {
         counts.add(ctx.tx().preparedQuery(sql).execute(Tuple.of((Object) ids)).map(r -> apply ? r.rowCount() : r.size()));
       }
       return Future.all(counts).map(all -> {

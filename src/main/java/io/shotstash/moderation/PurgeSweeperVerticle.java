@@ -2,6 +2,7 @@ package io.shotstash.moderation;
 
 import io.shotstash.agents.Grants;
 import io.shotstash.auth.Actor;
+import io.shotstash.bus.Addresses;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.Sheet;
@@ -28,7 +29,6 @@ import org.slf4j.LoggerFactory;
  * purge a member once. {@code moderation.purge-sweep} runs one now and answers the slugs purged.
  */
 public final class PurgeSweeperVerticle extends VerticleBase {
-  public static final String ADDRESS = "moderation.purge-sweep";
   private static final Logger log = LoggerFactory.getLogger(PurgeSweeperVerticle.class);
 
   private final Pool pool;
@@ -46,7 +46,7 @@ public final class PurgeSweeperVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     vertx.setPeriodic(sweepSeconds * 1000L, id -> sweep().onFailure(err -> log.warn("scheduled purge sweep failed", err)));
-    return vertx.eventBus().<JsonObject>consumer(ADDRESS, m -> sweep()
+    return vertx.eventBus().<JsonObject>consumer(Addresses.MODERATION_PURGE_SWEEP, m -> sweep()
         .onSuccess(slugs -> m.reply(new JsonObject().put("purged", new JsonArray(slugs))))
         .onFailure(err -> m.fail(500, String.valueOf(err.getMessage())))).completion();
   }

@@ -41,31 +41,6 @@ public final class GitHubSignup {
   /** How long a pending sign-in may wait for GitHub's callback. */
   public static final int STATE_TTL_SECONDS = 600;
 
-  // ---- SQL (V1__people_private.sql, V3__github_oauth.sql) ----
-
-  private static final String TTL = "interval '" + STATE_TTL_SECONDS + " seconds'";
-
-  /** Saves a pending sign-in and, in the same statement, drops the expired ones. */
-  static final String REMEMBER_STATE =
-      "WITH expired AS (DELETE FROM oauth_states WHERE created_at < now() - " + TTL + ") "
-          + "INSERT INTO oauth_states (state_hash, verifier, return_path) VALUES ($1, $2, $3)";
-
-  /**
-   * Takes a pending sign-in once: the row lock of the UPDATE makes a second caller with the same
-   * state (on any node) wait, then see used_at set and get no row.
-   */
-  static final String TAKE_STATE =
-      "UPDATE oauth_states SET used_at = now() "
-          + "WHERE state_hash = $1 AND used_at IS NULL AND created_at > now() - " + TTL + " "
-          + "RETURNING verifier, return_path";
-
-  static final String INSERT_PROFILE_WITH_GITHUB =
-      "INSERT INTO private_profiles (person_id, email, github) VALUES ($1, $2, $3)";
-
-  static final String UPSERT_GITHUB_FACTS =
-      "INSERT INTO private_profiles (person_id, github) VALUES ($1, $2) "
-          + "ON CONFLICT (person_id) DO UPDATE SET github = EXCLUDED.github, updated_at = now()";
-
   private GitHubSignup() {}
 
   public static WriteHandler handler() {
@@ -147,7 +122,7 @@ public final class GitHubSignup {
           cmd.actor()).build();
       return new WritePlan(
           List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(person), person)),
-          tx -> tx.preparedQuery(INSERT_PROFILE_WITH_GITHUB)
+          tx -> tx.preparedQuery(PrivateSql.INSERT_PROFILE_WITH_GITHUB)
               .execute(Tuple.of(UUID.fromString(person.id()), kept, facts)),
           message,
           s -> reply(s, person.id(), kept, true));
@@ -179,13 +154,13 @@ public final class GitHubSignup {
 
   /** Keeps a pending sign-in under the SHA-256 of its state (the state itself is never stored). */
   public static Future<Void> remember(Pool pool, byte[] stateHash, String verifier, String returnPath) {
-    return pool.preparedQuery(REMEMBER_STATE)
+    return pool.preparedQuery(PrivateSql.REMEMBER_STATE)
         .execute(Tuple.of(Buffer.buffer(stateHash), verifier, returnPath)).mapEmpty();
   }
 
   /** The pending sign-in of this state, once: empty when unknown, expired or already used. */
   public static Future<Optional<Pending>> take(Pool pool, byte[] stateHash) {
-    return pool.preparedQuery(TAKE_STATE).execute(Tuple.of(Buffer.buffer(stateHash)))
+    return pool.preparedQuery(PrivateSql.TAKE_STATE).execute(Tuple.of(Buffer.buffer(stateHash)))
         .map(rows -> {
           if (rows.size() == 0) {
             return Optional.empty();
@@ -197,6 +172,6 @@ public final class GitHubSignup {
 
   /** A linked member signed in again: their private GitHub facts as GitHub states them now. */
   public static Future<Void> refreshFacts(Pool pool, String personId, JsonObject facts) {
-    return pool.preparedQuery(UPSERT_GITHUB_FACTS).execute(Tuple.of(UUID.fromString(personId), facts)).mapEmpty();
+    return pool.preparedQuery(PrivateSql.UPSERT_GITHUB_FACTS).execute(Tuple.of(UUID.fromString(personId), facts)).mapEmpty();
   }
 }

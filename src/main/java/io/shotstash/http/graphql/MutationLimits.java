@@ -19,7 +19,6 @@ import graphql.language.Selection;
 import graphql.language.SelectionSet;
 import graphql.schema.DataFetcher;
 import io.shotstash.auth.Actor;
-import io.shotstash.bus.ApiError;
 import io.shotstash.ratelimit.RateLimiter;
 import io.shotstash.ratelimit.WriteLimit;
 import java.util.List;
@@ -90,19 +89,15 @@ final class MutationLimits implements Instrumentation {
       if (!(GraphqlAuth.actor(env.getGraphQlContext()) instanceof Actor.Member member)) {
         return fetcher.get(env);
       }
-      return limiter.tryAcquire(WriteLimit.key(member.personId()), WriteLimit.PER_MINUTE, WriteLimit.WINDOW)
-          .toCompletionStage().thenCompose(decision -> {
-            if (!decision.allowed()) {
-              return CompletableFuture.failedFuture(ApiError.rateLimited(decision.retryAfterSeconds()).toException());
-            }
-            try {
-              Object result = fetcher.get(env);
-              return result instanceof CompletionStage<?> stage ? stage.thenApply(r -> (Object) r)
-                  : CompletableFuture.completedFuture(result);
-            } catch (Exception e) {
-              return CompletableFuture.failedFuture(e);
-            }
-          });
+      return WriteLimit.admit(limiter, member.personId()).toCompletionStage().thenCompose(admitted -> {
+        try {
+          Object result = fetcher.get(env);
+          return result instanceof CompletionStage<?> stage ? stage.thenApply(r -> (Object) r)
+              : CompletableFuture.completedFuture(result);
+        } catch (Exception e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      });
     };
   }
 }

@@ -48,9 +48,7 @@ public final class PublicDataClient {
 
   private static Future<JsonObject> translate(Throwable failure) {
     if (failure instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
-      return Future.failedFuture(new ApiError(503, "writer_unavailable",
-          "No data writer is running at the moment (another node is taking over); try again shortly", null, 2)
-          .toException());
+      return Future.failedFuture(ApiError.writerUnavailable(2).toException());
     }
     if (failure instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
       return Future.failedFuture(ApiError.of(503, "write_timeout",

@@ -5,8 +5,8 @@ import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.now;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.bus.Addresses;
 import io.shotstash.http.moderation.ModerationHarness.Agent;
-import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.testing.TestApp;
@@ -90,7 +90,7 @@ class AuditQueryTest {
         + "\nAction: person.create";
     data(h.post("/api/people/aq-staff-purged/purge", admin, new JsonObject().put("spam", true)
         .put("reason", "Spam account." + forgedTrailers)));
-    JsonObject swept = app.vertx().eventBus().<JsonObject>request(PurgeSweeperVerticle.ADDRESS, new JsonObject()).await()
+    JsonObject swept = app.vertx().eventBus().<JsonObject>request(Addresses.MODERATION_PURGE_SWEEP, new JsonObject()).await()
         .body();
     assertThat(ModerationHarness.strings(swept.getJsonArray("purged"))).containsExactly("aq-sched");
     data(h.post("/api/admin/spam-purges/" + purgeId + "/unblock", staff, new JsonObject()

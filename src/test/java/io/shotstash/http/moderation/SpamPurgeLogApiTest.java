@@ -12,8 +12,8 @@ import static io.shotstash.http.moderation.ModerationHarness.strings;
 import static io.shotstash.http.moderation.ModerationHarness.trailerValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.bus.Addresses;
 import io.shotstash.http.moderation.ModerationHarness.Agent;
-import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
@@ -273,7 +273,7 @@ class SpamPurgeLogApiTest {
     assertThat(active.token()).isNotBlank();
 
     ObjectId before = h.head();
-    JsonObject reply = app.vertx().eventBus().<JsonObject>request(PurgeSweeperVerticle.ADDRESS, new JsonObject()).await()
+    JsonObject reply = app.vertx().eventBus().<JsonObject>request(Addresses.MODERATION_PURGE_SWEEP, new JsonObject()).await()
         .body();
     assertThat(strings(reply.getJsonArray("purged"))).containsExactlyInAnyOrder("sc-human", "sc-staged");
     assertThat(h.person("sc-human")).isNull();
@@ -315,7 +315,7 @@ class SpamPurgeLogApiTest {
 
     // a second sweep finds nothing more
     ObjectId afterSweep = h.head();
-    JsonObject second = app.vertx().eventBus().<JsonObject>request(PurgeSweeperVerticle.ADDRESS, new JsonObject())
+    JsonObject second = app.vertx().eventBus().<JsonObject>request(Addresses.MODERATION_PURGE_SWEEP, new JsonObject())
         .await().body();
     assertThat(second.getJsonArray("purged")).isEmpty();
     assertThat(h.head()).isEqualTo(afterSweep);

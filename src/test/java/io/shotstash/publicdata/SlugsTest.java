@@ -1,4 +1,4 @@
-package io.shotstash.community;
+package io.shotstash.publicdata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

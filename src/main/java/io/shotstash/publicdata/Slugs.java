@@ -1,4 +1,4 @@
-package io.shotstash.community;
+package io.shotstash.publicdata;
 
 import java.text.Normalizer;
 import java.util.Locale;
