@@ -1,8 +1,12 @@
 // The members desk: the roster of GET /api/admin/members with its filters, votes through
-// POST /api/admin/members/:slug/vote, the detail of GET /api/admin/members/:slug, and the purge log
-// of GET /api/admin/spam-purges. A row is only ever redrawn from what the server answered.
+// POST /api/admin/members/:slug/vote, the detail of GET /api/admin/members/:slug, and the tabs
+// between the roster and the purge log (purge-log.js); its keys are in members-keyboard.js. A row
+// is only ever redrawn from what the server answered.
 import { api, ApiError, currentPerson } from './api.js';
-import { ago, confirmDialog, count, day, h, joined, mountHeader, say, span, typing, when } from './ui.js';
+import { mountKeyboard } from './members-keyboard.js';
+import { mountPurgeLog, showPurgeLog } from './purge-log.js';
+import { ago, badge, confirmDialog, count, day, h, joined, mountHeader, pager, say, signedOutMessage, span, when }
+  from './ui.js';
 
 const PER_PAGE = 50;
 const DEFAULTS = { vote: 'none', sort: '-createdAt', includeDeactivated: 'true' };
@@ -17,17 +21,12 @@ const state = {
   changing: new Set(),
   busy: new Set(),
   errors: new Map(),
-  purgesLoaded: false,
-  purgePage: 1,
 };
 
 const $ = (id) => document.getElementById(id);
 const list = $('members');
 const statusRegion = $('members-status');
 const filters = $('filters');
-const purgeFilters = $('purge-filters');
-const purgeList = $('purges');
-const purgeStatus = $('purges-status');
 
 // ---------------------------------------------------------------- filters and the URL
 
@@ -86,13 +85,6 @@ function writeUrl() {
 
 // ---------------------------------------------------------------- loading
 
-function signedOutMessage(e) {
-  if (e instanceof ApiError && (e.status === 404 || e.status === 401)) {
-    return 'Your session has ended, or your account is no longer staff. Sign in again to go on.';
-  }
-  return e instanceof ApiError ? e.describe() : 'Something went wrong.';
-}
-
 async function loadMembers({ keepCurrent = false } = {}) {
   writeUrl();
   say(statusRegion, 'Loading members…');
@@ -109,7 +101,7 @@ async function loadMembers({ keepCurrent = false } = {}) {
     }
     state.current = Math.min(state.current, state.rows.length - 1);
     renderList();
-    renderPager($('members-pager'), meta.page, meta.totalPages, (page) => {
+    pager($('members-pager'), meta.page, meta.totalPages, (page) => {
       state.page = page;
       loadMembers();
     });
@@ -179,10 +171,6 @@ function rowFromDetail(detail) {
 // ---------------------------------------------------------------- rendering a row
 
 const rowId = (slug) => `m-${slug}`;
-
-function badge(text, kind, title) {
-  return h('span', { class: ['badge', kind], title }, text);
-}
 
 function tint(row) {
   if (row.attention >= 5 || (row.github && row.github.status === 'gone') || row.emailBounce) {
@@ -594,186 +582,29 @@ function searchDomain(domain) {
 
 // ---------------------------------------------------------------- the keyboard
 
-function setCurrent(index, { focus = true } = {}) {
-  if (!state.rows.length) {
-    return;
-  }
-  const next = Math.max(0, Math.min(state.rows.length - 1, index));
-  const previous = state.rows[state.current];
-  state.current = next;
-  if (previous) {
-    const el = $(rowId(previous.slug));
-    if (el) {
-      el.classList.remove('current');
-      el.removeAttribute('aria-current');
-    }
-  }
-  const el = $(rowId(state.rows[next].slug));
-  if (el) {
-    el.classList.add('current');
-    el.setAttribute('aria-current', 'true');
-    if (focus) {
-      el.focus();
-      el.scrollIntoView({ block: 'nearest' });
-    }
-  }
-}
-
-function membersVisible() {
-  return !$('panel-members').hidden;
-}
-
-document.addEventListener('keydown', (event) => {
-  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event) || !membersVisible()) {
-    return;
-  }
-  const row = state.rows[state.current];
-  switch (event.key) {
-    case 'j':
-      event.preventDefault();
-      setCurrent(state.current + 1);
-      break;
-    case 'k':
-      event.preventDefault();
-      setCurrent(state.current < 0 ? 0 : state.current - 1);
-      break;
-    case 'Enter':
-      // Enter on a button or link inside a row does what that control does
-      if (row && (event.target === document.body || event.target.id === rowId(row.slug))) {
-        event.preventDefault();
-        toggle(row.slug);
-      }
-      break;
-    case 's':
-    case 'n': {
-      if (!row) {
-        say(statusRegion, 'Choose a member first: press j.');
-        break;
-      }
-      event.preventDefault();
-      const own = state.me !== null && row.id === state.me.id;
-      if (own) {
-        say(statusRegion, 'You cannot vote on yourself.', 'error');
-      } else if (row.latestVote && !state.changing.has(row.slug)) {
-        say(statusRegion, `${row.fullName} already has a vote. Choose Change to vote again.`);
-      } else if (event.key === 's') {
-        spamFlow(row.slug);
-      } else {
-        vote(row.slug, 'legit', '');
-      }
-      break;
-    }
-    default:
-  }
-});
-
-// a click or Tab into a row makes it the current one
-list.addEventListener('focusin', (event) => {
-  const li = event.target.closest('li.member');
-  if (li) {
-    const i = state.rows.findIndex((r) => r.slug === li.dataset.slug);
-    if (i >= 0 && i !== state.current) {
-      setCurrent(i, { focus: false });
-    }
-  }
-});
-
-// ---------------------------------------------------------------- paging
-
-function renderPager(nav, page, totalPages, go) {
-  nav.replaceChildren(
-    h('button', { type: 'button', class: 'secondary', disabled: page <= 1, onclick: () => go(page - 1) }, 'Previous page'),
-    h('span', null, `Page ${page} of ${totalPages}`),
-    h('button', { type: 'button', class: 'secondary', disabled: page >= totalPages, onclick: () => go(page + 1) },
-      'Next page'));
-}
-
-// ---------------------------------------------------------------- the purge log
-
-function purgeQuery() {
-  return {
-    by: $('p-by').value,
-    slug: $('p-slug').value.trim().toLowerCase(),
-    since: $('p-since').value,
-    blocking: $('p-blocking').value,
-    page: state.purgePage,
-    perPage: PER_PAGE,
-  };
-}
-
-function byText(p) {
-  const ref = p.byRef;
-  if (!ref || ref.kind === 'scheduled') {
-    return 'the scheduled purge';
-  }
-  const name = ref.fullName || `@${ref.slug}`;
-  return `${name} (${ref.kind === 'agent' ? 'agent' : 'person'})`;
-}
-
-function purgeItem(p) {
-  let block;
-  if (!p.blocksSignIn) {
-    block = h('p', null, 'No sign-in block.');
-  } else if (p.unblockedAt) {
-    block = h('p', null, `Sign-in block lifted by @${p.unblockedBySlug} · `, when(p.unblockedAt));
+/** s or n on the current row: the same vote its buttons make, where they would be there. */
+function voteKey(row, key) {
+  const own = state.me !== null && row.id === state.me.id;
+  if (own) {
+    say(statusRegion, 'You cannot vote on yourself.', 'error');
+  } else if (row.latestVote && !state.changing.has(row.slug)) {
+    say(statusRegion, `${row.fullName} already has a vote. Choose Change to vote again.`);
+  } else if (key === 's') {
+    spamFlow(row.slug);
   } else {
-    block = h('p', null, h('span', { class: 'badge red' }, 'Sign-in blocked'), ' ',
-      h('button', {
-        type: 'button', class: 'secondary unblock', 'aria-label': `Unblock @${p.slug}`,
-        onclick: () => unblock(p),
-      }, 'Unblock'));
-  }
-  return h('li', { class: 'purge', 'data-id': p.id },
-    h('div', { class: 'title' }, h('h3', null, `@${p.slug}`), h('span', null, p.fullName || '')),
-    h('p', { class: 'meta' }, 'Purged ', when(p.purgedAt, `${day(p.purgedAt)} (${ago(p.purgedAt)})`), ` by ${byText(p)}`,
-      p.githubLogin ? ` · GitHub @${p.githubLogin}` : ''),
-    p.reason ? h('p', null, `“${p.reason}”`) : null,
-    p.flags && p.flags.length ? h('div', { class: 'badges' }, p.flags.map((f) => badge(f, ''))) : null,
-    p.evidence && p.evidence.length ? h('ul', null, p.evidence.map((e) => {
-      const label = `${e.path}${e.field ? `#${e.field}` : ''}`;
-      return h('li', null, 'Evidence: ', e.url ? h('a', { href: e.url, rel: 'noreferrer' }, label) : label);
-    })) : null,
-    block,
-    p.commitUrl ? h('p', null, h('a', { href: p.commitUrl, rel: 'noreferrer' }, 'History of this record')) : null);
-}
-
-async function loadPurges() {
-  say(purgeStatus, 'Loading the purge log…');
-  try {
-    const answer = await api('/api/admin/spam-purges', { query: purgeQuery() });
-    const meta = answer.metadata;
-    state.purgesLoaded = true;
-    state.purgePage = meta.page;
-    purgeList.replaceChildren(...answer.data.map(purgeItem));
-    renderPager($('purges-pager'), meta.page, meta.totalPages, (page) => {
-      state.purgePage = page;
-      loadPurges();
-    });
-    say(purgeStatus, answer.data.length ? `${count(meta.totalItems, 'purge')}. Page ${meta.page} of ${meta.totalPages}.`
-      : 'No purge matches these filters.');
-  } catch (e) {
-    say(purgeStatus, signedOutMessage(e), 'error');
+    vote(row.slug, 'legit', '');
   }
 }
 
-async function unblock(purge) {
-  $('unblock-name').textContent = `@${purge.slug}`;
-  const reason = await confirmDialog($('unblock-dialog'));
-  if (reason === null) {
-    say(purgeStatus, 'Nothing changed.');
-    return;
-  }
-  try {
-    await api(`/api/admin/spam-purges/${encodeURIComponent(purge.id)}/unblock`, {
-      method: 'POST', body: reason ? { reason } : {},
-    });
-    await loadPurges();
-    say(purgeStatus, `@${purge.slug} may sign in again.`);
-  } catch (e) {
-    say(purgeStatus, `The block was not lifted: ${signedOutMessage(e)}`, 'error');
-    await loadPurges();
-  }
-}
+mountKeyboard({
+  state,
+  list,
+  rowId,
+  visible: () => !$('panel-members').hidden,
+  toggle,
+  voteKey,
+  noRow: () => say(statusRegion, 'Choose a member first: press j.'),
+});
 
 // ---------------------------------------------------------------- tabs
 
@@ -791,8 +622,8 @@ function selectTab(tab, { focus = false } = {}) {
   }
   const hash = tab.id === 'tab-purges' ? '#purge-log' : '';
   window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}`);
-  if (tab.id === 'tab-purges' && !state.purgesLoaded) {
-    loadPurges();
+  if (tab.id === 'tab-purges') {
+    showPurgeLog();
   }
 }
 
@@ -830,17 +661,7 @@ for (const id of ['f-vote', 'f-origin', 'f-after', 'f-before', 'f-sort', 'f-deac
     loadMembers();
   });
 }
-purgeFilters.addEventListener('submit', (event) => {
-  event.preventDefault();
-  state.purgePage = 1;
-  loadPurges();
-});
-for (const id of ['p-by', 'p-since', 'p-blocking']) {
-  $(id).addEventListener('change', () => {
-    state.purgePage = 1;
-    loadPurges();
-  });
-}
+mountPurgeLog();
 
 async function start() {
   readUrl();

@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the screens. Text always goes in as text nodes (never as HTML), so
 // whatever a member wrote can only ever show as text.
-import { atLeast, signOut } from './api.js';
+import { ApiError, atLeast, signOut } from './api.js';
 
 /**
  * Makes an element. attrs: class, text, on<Event> (a function), a boolean (present or not), or any
@@ -121,6 +121,28 @@ export function bytes(n) {
 /** Plural: count(3, 'update') → "3 updates". */
 export function count(n, one, many) {
   return `${n} ${n === 1 ? one : many || `${one}s`}`;
+}
+
+/** A badge: a short label, tinted by kind ('', 'amber', 'red', 'green', 'staged'). */
+export function badge(text, kind, title) {
+  return h('span', { class: ['badge', kind], title }, text);
+}
+
+/** Fills a pager nav: previous, "Page n of m", next; go(page) loads that page. */
+export function pager(nav, page, totalPages, go) {
+  nav.replaceChildren(
+    h('button', { type: 'button', class: 'secondary', disabled: page <= 1, onclick: () => go(page - 1) }, 'Previous page'),
+    h('span', null, `Page ${page} of ${totalPages}`),
+    h('button', { type: 'button', class: 'secondary', disabled: page >= totalPages, onclick: () => go(page + 1) },
+      'Next page'));
+}
+
+/** What a staff screen says when a call failed: a 401 or 404 means the session or the staff level is gone. */
+export function signedOutMessage(e) {
+  if (e instanceof ApiError && (e.status === 404 || e.status === 401)) {
+    return 'Your session has ended, or your account is no longer staff. Sign in again to go on.';
+  }
+  return e instanceof ApiError ? e.describe() : 'Something went wrong.';
 }
 
 /** Writes a message into a live region (kind: '' or 'error'). */

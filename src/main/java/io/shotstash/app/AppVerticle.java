@@ -133,6 +133,9 @@ public final class AppVerticle extends VerticleBase {
       Config.Pipeline pipeline = config.pipeline();
       QueueSignal signal = new QueueSignal();
       WorkerDirectory workers = new WorkerDirectory();
+      // in a cluster, writes go through the watch: none waits on a writer whose node died
+      PublicDataClient writes = new PublicDataClient(vertx,
+          cluster == null ? null : WriterWatch.start(vertx, cluster.hazelcast()));
       // side by side: none of these needs another to start; the purge sweeper and in-process workers
       // send to the writer and the queue, and HTTP serves only once everything answers
       List<Future<?>> deployed = List.of(
@@ -147,11 +150,11 @@ public final class AppVerticle extends VerticleBase {
               new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
               config.dataBranch())));
       // meanwhile, on this context: the GraphQL schema every HTTP verticle shares
-      HttpServices services = new HttpServices(config, pool, holder, new PublicDataClient(vertx), sessions, limiter,
+      HttpServices services = new HttpServices(config, pool, holder, writes, sessions, limiter,
           setupToken, migrated::get, storage, GraphqlRoutes.build(vertx, limiter), workers, queueLoops);
       vertx.setPeriodic(60_000, id -> localLimiter.prune());
       return Future.all(deployed)
-          .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, new PublicDataClient(vertx),
+          .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, writes,
               config.moderation().purgeSweepSeconds())))
           .compose(id -> deployInProcessWorkers(storage))
           .compose(id -> deployHttp(services));
@@ -187,7 +190,6 @@ public final class AppVerticle extends VerticleBase {
     }
     String name = cluster.nodeName(config.httpPort());
     WriterRecord.nameThisNode(vertx, name);
-    WriterWatch.start(vertx, cluster.hazelcast());
     return vertx.deployVerticle(new WriterElectionVerticle(cluster.hazelcast(), name, writer));
   }
 

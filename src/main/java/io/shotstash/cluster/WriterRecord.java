@@ -60,14 +60,4 @@ public final class WriterRecord {
   public static String thisNode(Vertx vertx) {
     return vertx.sharedData().<String, Object>getLocalMap(LOCAL).get("name") instanceof String name ? name : null;
   }
-
-  /** Makes {@code watch} the one {@link #watch(Vertx)} answers on this node. */
-  public static void installWatch(Vertx vertx, WriterWatch watch) {
-    vertx.sharedData().<String, Object>getLocalMap(LOCAL).put("watch", watch);
-  }
-
-  /** This node's {@link WriterWatch}, or null on a single node (nothing to watch). */
-  public static WriterWatch watch(Vertx vertx) {
-    return vertx.sharedData().<String, Object>getLocalMap(LOCAL).get("watch") instanceof WriterWatch w ? w : null;
-  }
 }

@@ -8,7 +8,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.shareddata.Shareable;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * <p>Knows the writer's node from the writer record, read twice a second; listens to Hazelcast's
  * membership (never to the cluster manager's node listener, which Vert.x uses itself).
  */
-public final class WriterWatch implements Shareable {
+public final class WriterWatch {
   private static final Logger log = LoggerFactory.getLogger(WriterWatch.class);
   private static final long LOOKUP_MS = 500;
 
@@ -53,7 +52,7 @@ public final class WriterWatch implements Shareable {
     this.vertx = vertx;
   }
 
-  /** Starts watching for this node and makes it the one {@link WriterRecord#watch(Vertx)} answers. */
+  /** Starts watching for this node; the app hands it to the node's {@code PublicDataClient}. */
   public static WriterWatch start(Vertx vertx, HazelcastInstance hazelcast) {
     WriterWatch watch = new WriterWatch(vertx);
     vertx.setPeriodic(1, LOOKUP_MS, id -> watch.lookup());
@@ -67,7 +66,6 @@ public final class WriterWatch implements Shareable {
         watch.memberLeft(event.getMember().getUuid());
       }
     });
-    WriterRecord.installWatch(vertx, watch);
     return watch;
   }
 

@@ -4,6 +4,7 @@ import io.shotstash.auth.Ids;
 import io.shotstash.bus.ActionDispatcher;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.Json;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
@@ -12,7 +13,6 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -212,7 +212,7 @@ public final class LibraryVerticle extends VerticleBase {
   static JsonObject folderJson(Row r) {
     java.util.UUID parent = r.getUUID("parent_id");
     return new JsonObject().put("id", r.getUUID("id").toString()).put("name", r.getString("name"))
-        .put("parentId", parent == null ? null : parent.toString()).put("createdAt", iso(r.getOffsetDateTime("created_at")));
+        .put("parentId", parent == null ? null : parent.toString()).put("createdAt", Json.iso(r.getOffsetDateTime("created_at")));
   }
 
   static JsonObject fileJson(Row r) {
@@ -220,7 +220,7 @@ public final class LibraryVerticle extends VerticleBase {
     return new JsonObject().put("id", r.getUUID("id").toString()).put("folderId", folder == null ? null : folder.toString())
         .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size"))
         .put("storageKey", r.getString("storage_key")).put("status", r.getString("status"))
-        .put("createdAt", iso(r.getOffsetDateTime("created_at"))).put("trashedAt", iso(r.getOffsetDateTime("trashed_at")));
+        .put("createdAt", Json.iso(r.getOffsetDateTime("created_at"))).put("trashedAt", Json.iso(r.getOffsetDateTime("trashed_at")));
   }
 
   static JsonObject versionJson(Row r) {
@@ -228,10 +228,6 @@ public final class LibraryVerticle extends VerticleBase {
     return new JsonObject().put("id", id).put("fileId", r.getUUID("file_id").toString())
         .put("jobId", r.getUUID("job_id").toString()).put("attempt", r.getInteger("attempt")).put("kind", r.getString("kind"))
         .put("mimeType", r.getString("mime_type")).put("ext", r.getString("ext")).put("size", r.getLong("size"))
-        .put("createdAt", iso(r.getOffsetDateTime("created_at"))).put("downloadUrl", "/media/p/" + id);
-  }
-
-  static String iso(OffsetDateTime t) {
-    return t == null ? null : t.toInstant().toString();
+        .put("createdAt", Json.iso(r.getOffsetDateTime("created_at"))).put("downloadUrl", "/media/p/" + id);
   }
 }

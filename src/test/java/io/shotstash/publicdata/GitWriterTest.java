@@ -104,7 +104,7 @@ class GitWriterTest {
             tx.preparedQuery("INSERT INTO private_profiles (person_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING")
                 .execute(Tuple.of(UUID.randomUUID(), "secret-" + cmd.params().getString("slug") + "@private.example"))))),
         WriteHandler.of("test.refuse", (ctx, cmd) -> Future.failedFuture(ApiError.conflict("nope", "refused on purpose").toException())),
-        WriteHandler.of("test.noop", (ctx, cmd) -> Future.succeededFuture(new WritePlan(List.of(), null, null, s -> new JsonObject()))),
+        WriteHandler.of("test.noop", (ctx, cmd) -> Future.succeededFuture(WritePlan.noChange(s -> new JsonObject()))),
         WriteHandler.of("test.private-fails", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd,
             tx -> tx.query("INSERT INTO no_such_table VALUES (1)").execute()))),
         WriteHandler.of("test.commit-fails", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd,

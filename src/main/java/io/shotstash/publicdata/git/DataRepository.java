@@ -1,5 +1,8 @@
 package io.shotstash.publicdata.git;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -173,7 +176,7 @@ public final class DataRepository implements AutoCloseable {
      * {@code [gitsheet]} root mapped to its path template, in file-name order. A sheet without
      * a root uses its file name as root.
      *
-     * @throws IllegalStateException if a sheet file has no {@code path}
+     * @throws IllegalStateException if a sheet file is not valid TOML or has no {@code path}
      */
     public Map<String, String> readSheetTemplates(ObjectId commit) {
         Map<String, String> templates = new LinkedHashMap<>();
@@ -192,7 +195,7 @@ public final class DataRepository implements AutoCloseable {
                     if (isBlob(files.getRawMode(0)) && name.endsWith(".toml")) {
                         String sheet = name.substring(0, name.length() - ".toml".length());
                         String toml = new String(readBlob(reader, files.getObjectId(0)), StandardCharsets.UTF_8);
-                        putSheet(templates, sheet, parseGitsheetSection(toml));
+                        putSheet(templates, sheet, parseSheetFile(sheet, toml));
                     }
                 }
             }
@@ -353,6 +356,14 @@ public final class DataRepository implements AutoCloseable {
         }
     }
 
+    private static Map<String, String> parseSheetFile(String sheet, String toml) {
+        try {
+            return parseGitsheetSection(toml);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(SHEETS_FOLDER + "/" + sheet + ".toml: " + e.getMessage(), e);
+        }
+    }
+
     private static void putSheet(Map<String, String> templates, String sheet, Map<String, String> config) {
         String path = config.get("path");
         if (path == null) {
@@ -362,81 +373,30 @@ public final class DataRepository implements AutoCloseable {
     }
 
     /**
-     * The string values of the {@code [gitsheet]} table of a sheet file. Deliberately tiny: it
-     * understands comments, table headers and {@code key = 'literal'} / {@code key = "basic"}
-     * lines, which is all a sheet file needs; other values are ignored.
+     * The string values of the {@code [gitsheet]} table of a sheet file, read with Jackson's TOML
+     * parser; other values (sub-tables such as {@code [gitsheet.fields]}, numbers) are ignored.
+     *
+     * @throws IllegalArgumentException if {@code toml} is not valid TOML
      */
     static Map<String, String> parseGitsheetSection(String toml) {
+        JsonNode gitsheet;
+        try {
+            gitsheet = SheetToml.MAPPER.readTree(toml).path("gitsheet");
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not valid TOML: " + e.getOriginalMessage(), e);
+        }
         Map<String, String> values = new HashMap<>();
-        boolean inGitsheet = false;
-        for (String rawLine : toml.split("\r?\n")) {
-            String line = rawLine.strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            if (line.startsWith("[")) {
-                inGitsheet = line.matches("\\[\\s*gitsheet\\s*]\\s*(#.*)?");
-                continue;
-            }
-            int equals = line.indexOf('=');
-            if (inGitsheet && equals > 0) {
-                String value = parseString(line.substring(equals + 1).strip());
-                if (value != null) {
-                    values.put(unquoteKey(line.substring(0, equals).strip()), value);
-                }
+        for (Map.Entry<String, JsonNode> entry : gitsheet.properties()) {
+            if (entry.getValue().isTextual()) {
+                values.put(entry.getKey(), entry.getValue().textValue());
             }
         }
         return values;
     }
 
-    private static String unquoteKey(String key) {
-        boolean quoted = key.length() >= 2
-                && (key.startsWith("'") && key.endsWith("'") || key.startsWith("\"") && key.endsWith("\""));
-        return quoted ? key.substring(1, key.length() - 1) : key;
-    }
-
-    /** A single-quoted (no escapes) or double-quoted (with escapes) string; null for anything else. */
-    private static String parseString(String value) {
-        if (value.startsWith("'")) {
-            int end = value.indexOf('\'', 1);
-            return end < 0 ? null : value.substring(1, end);
-        }
-        if (value.startsWith("\"")) {
-            return parseBasicString(value);
-        }
-        return null;
-    }
-
-    private static String parseBasicString(String value) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 1; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '"') {
-                return out.toString();
-            }
-            if (c != '\\' || i + 1 >= value.length()) {
-                out.append(c);
-                continue;
-            }
-            char escaped = value.charAt(++i);
-            switch (escaped) {
-                case 'n' -> out.append('\n');
-                case 't' -> out.append('\t');
-                case 'r' -> out.append('\r');
-                case 'b' -> out.append('\b');
-                case 'f' -> out.append('\f');
-                case 'u', 'U' -> {
-                    int digits = escaped == 'u' ? 4 : 8;
-                    if (i + digits >= value.length()) {
-                        return null;
-                    }
-                    out.appendCodePoint(Integer.parseInt(value.substring(i + 1, i + 1 + digits), 16));
-                    i += digits;
-                }
-                default -> out.append(escaped); // \" and \\ (and, leniently, anything else)
-            }
-        }
-        return null; // unterminated
+    /** Made on first use: only reading the sheet configuration needs it. */
+    private static final class SheetToml {
+        static final TomlMapper MAPPER = new TomlMapper();
     }
 
     // ---------------------------------------------------------------- object access

@@ -6,7 +6,7 @@ import java.util.Objects;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
- * When {@link GitTreeWriter} merges its packs and when it runs a full gc: geometric repacking, as
+ * When {@link PackMaintenance} merges its packs and when it runs a full gc: geometric repacking, as
  * {@code git repack --geometric=2} keeps big repositories cheap to maintain.
  *
  * <p>The <em>base</em> is what the last full gc packed. After it, each repack writes a

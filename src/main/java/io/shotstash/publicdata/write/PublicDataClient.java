@@ -2,7 +2,6 @@ package io.shotstash.publicdata.write;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
-import io.shotstash.cluster.WriterRecord;
 import io.shotstash.cluster.WriterWatch;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -21,7 +20,7 @@ import java.util.function.Supplier;
  * registered (another node is taking over) is {@code 503 writer_unavailable}, no answer in time is
  * {@code 503 write_timeout}. In a cluster, a write waiting on a writer whose node leaves the cluster
  * ends at once as {@code 503 writer_lost}, and none is sent until another node runs the writer
- * ({@link WriterWatch}).
+ * ({@link WriterWatch}, given by the app when it runs clustered).
  */
 public final class PublicDataClient {
   private static final long TIMEOUT_MS = 60_000;
@@ -30,9 +29,18 @@ public final class PublicDataClient {
   static final String DEADLINE = "deadline";
 
   private final Vertx vertx;
+  /** In a cluster: no waiting on a writer whose node died; null on a single node (nothing to watch). */
+  private final WriterWatch watch;
 
+  /** A client for a single node, where the writer runs in this process. */
   public PublicDataClient(Vertx vertx) {
+    this(vertx, null);
+  }
+
+  /** A client that sends through {@code watch} (null: straight to the bus, as on a single node). */
+  public PublicDataClient(Vertx vertx, WriterWatch watch) {
     this.vertx = vertx;
+    this.watch = watch;
   }
 
   /** The writer's reply; a refusal fails the future with a ReplyException that ApiError reads. */
@@ -42,7 +50,6 @@ public final class PublicDataClient {
         .addHeader(DEADLINE, Long.toString(System.currentTimeMillis() + TIMEOUT_MS - DEADLINE_MARGIN_MS));
     Supplier<Future<JsonObject>> request = () -> vertx.eventBus()
         .<JsonObject>request(Addresses.PUBLICDATA_WRITE, command.toJson(), options).map(message -> message.body());
-    WriterWatch watch = WriterRecord.watch(vertx); // in a cluster: no waiting on a writer whose node died
     return (watch == null ? request.get() : watch.send(request)).recover(PublicDataClient::translate);
   }
 

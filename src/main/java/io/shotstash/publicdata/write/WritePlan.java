@@ -33,6 +33,14 @@ public record WritePlan(
     this(changes, privateWork, message, reply, List.of());
   }
 
+  /**
+   * A command accepted with nothing to change (a vote already cast, a member already hidden): no
+   * commit, no private work, only the reply.
+   */
+  public static WritePlan noChange(Function<PublicState, JsonObject> reply) {
+    return new WritePlan(List.of(), null, null, reply);
+  }
+
   /** This plan, also deleting {@code keys} from storage once committed. */
   public WritePlan orphaning(List<String> keys) {
     return new WritePlan(changes, privateWork, message, reply, keys);

@@ -9,12 +9,10 @@ import io.shotstash.publicdata.TomlCodec;
 import io.shotstash.publicdata.git.CommitResult;
 import io.shotstash.publicdata.git.GitTreeWriter;
 import io.shotstash.publicdata.git.PathChange;
+import io.shotstash.testing.JsonApi;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,91 +39,22 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
- * What the community route tests share: HTTP calls with a bearer token, envelope assertions,
- * reads of the data repository (commits, trailers, files) and a way to put records into git
+ * What the community route tests share: HTTP calls with a bearer token and envelope assertions
+ * ({@link JsonApi}), reads of the data repository (commits, trailers, files) and a way to put records into git
  * behind the app's back, the way a hand-made push would.
  */
-final class CommunityApi {
+final class CommunityApi extends JsonApi {
   static final String PASSWORD = "member password 123";
   static final String NOREPLY = "@users.noreply.codeforphilly.org";
 
-  final TestApp app;
   final TomlCodec codec = new TomlCodec();
   private final AtomicInteger nudges = new AtomicInteger();
 
   CommunityApi(TestApp app) {
-    this.app = app;
+    super(app);
   }
 
-  // ---- HTTP ----
-
-  HttpResponse<Buffer> call(HttpMethod method, String path, String token, JsonObject body) {
-    HttpRequest<Buffer> request = app.client().request(method, path);
-    if (token != null) {
-      request.bearerTokenAuthentication(token);
-    }
-    return body == null ? request.send().await() : request.sendJsonObject(body).await();
-  }
-
-  HttpResponse<Buffer> get(String path, String token) {
-    return call(HttpMethod.GET, path, token, null);
-  }
-
-  HttpResponse<Buffer> post(String path, String token, JsonObject body) {
-    return call(HttpMethod.POST, path, token, body == null ? new JsonObject() : body);
-  }
-
-  HttpResponse<Buffer> patch(String path, String token, JsonObject body) {
-    return call(HttpMethod.PATCH, path, token, body);
-  }
-
-  HttpResponse<Buffer> delete(String path, String token) {
-    return call(HttpMethod.DELETE, path, token, null);
-  }
-
-  /** Asserts a success envelope with {@code status} and returns the whole body. */
-  static JsonObject ok(HttpResponse<Buffer> r, int status) {
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
-    JsonObject body = r.bodyAsJsonObject();
-    assertThat(body.getBoolean("success")).isTrue();
-    assertThat(body.getJsonObject("metadata").getString("timestamp")).isNotBlank();
-    return body;
-  }
-
-  static JsonObject data(HttpResponse<Buffer> r, int status) {
-    return ok(r, status).getJsonObject("data");
-  }
-
-  static JsonArray list(HttpResponse<Buffer> r) {
-    return ok(r, 200).getJsonArray("data");
-  }
-
-  /** Asserts an error envelope with {@code status} and {@code code} and returns the error object. */
-  static JsonObject error(HttpResponse<Buffer> r, int status, String code) {
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
-    JsonObject body = r.bodyAsJsonObject();
-    assertThat(body.getBoolean("success")).isFalse();
-    JsonObject error = body.getJsonObject("error");
-    assertThat(error.getString("code")).as(r.bodyAsString()).isEqualTo(code);
-    assertThat(error.getString("traceId")).isNotBlank();
-    assertThat(body.getJsonObject("metadata").getString("timestamp")).isNotBlank();
-    return error;
-  }
-
-  /** A 422 naming {@code field}; returns the reason. */
-  static String invalid(HttpResponse<Buffer> r, String field) {
-    JsonObject fields = error(r, 422, "validation_failed").getJsonObject("fields");
-    assertThat(fields.fieldNames()).as(r.bodyAsString()).contains(field);
-    return fields.getString(field);
-  }
-
-  static List<String> slugs(JsonArray people) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < people.size(); i++) {
-      out.add(people.getJsonObject(i).getString("slug"));
-    }
-    return out;
-  }
+  // ---- accounts ----
 
   /** An administrator creates a member at {@code level}; returns the member's bearer token. */
   String member(String adminToken, String slug, String level) {

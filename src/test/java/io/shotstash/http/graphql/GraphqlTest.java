@@ -2,9 +2,15 @@ package io.shotstash.http.graphql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.bus.Addresses;
+import io.shotstash.pipeline.QueueActions;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
+import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryContext;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonArray;
@@ -17,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -421,19 +429,23 @@ class GraphqlTest {
 
     try (TransportClient socket = socket(Map.of())) {
       socket.init(new JsonObject().put("Authorization", "Bearer " + user));
+      // the worker moves only once the subscription listens: it reads the job when it starts, and again
+      // right after it listens (its catch-up)
+      CountDownLatch listening = jobReads(jobId, 2);
       socket.subscribe("1", "subscription($id: ID!) { jobUpdated(jobId: $id) { id status state progress seq error "
           + "outputVersion { id kind ext size downloadUrl } } }", new JsonObject().put("id", jobId));
-      Thread.sleep(500); // let the subscription start before the worker moves
+      assertThat(listening.await(10, TimeUnit.SECONDS)).as("the subscription listens within 10 s").isTrue();
 
       List<JsonObject> views = new ArrayList<>();
       JsonObject job = claimNext(workerToken);
       assertThat(job.getString("id")).isEqualTo(jobId);
       String claim = job.getString("claimToken");
       await(socket, views, v -> "claimed".equals(v.getString("status")));
-      // a late event (an older seq) and one without a seq that changes nothing emit nothing
+      // a late event (an older seq) and one without a seq that changes nothing emit nothing. No wait is
+      // needed: they reach the subscription before the progress below (published earlier, on this node),
+      // and it reads one view at a time, so anything they emitted would come before the view of 10 %
       app.vertx().eventBus().publish("pipeline.job.updated", new JsonObject().put("id", jobId).put("seq", 0));
       app.vertx().eventBus().publish("pipeline.job.updated", new JsonObject().put("id", jobId));
-      Thread.sleep(300);
 
       workerCall("POST", "/jobs/" + jobId + "/progress", workerToken, claim,
           new JsonObject().put("progress", 10).toBuffer(), Map.of("Content-Type", "application/json"));
@@ -483,6 +495,31 @@ class GraphqlTest {
         new JsonObject().put("id", fileId))).getJsonObject("file");
     assertThat(file.getJsonArray("processedVersions").getJsonObject(0).getString("id")).isEqualTo(version.getString("id"));
     assertThat(file.getValue("currentJob")).isNull();
+  }
+
+  /**
+   * Counts down on each read of {@code jobId}'s view ({@code job} on pipeline.queue) from now on,
+   * until {@code reads} were seen; the count stops there.
+   */
+  static CountDownLatch jobReads(String jobId, int reads) {
+    CountDownLatch latch = new CountDownLatch(reads);
+    EventBus bus = app.vertx().eventBus();
+    Handler<DeliveryContext<Object>> counter = new Handler<>() {
+      @Override
+      public void handle(DeliveryContext<Object> delivery) {
+        Message<Object> m = delivery.message();
+        if (Addresses.PIPELINE_QUEUE.equals(m.address()) && QueueActions.JOB.equals(m.headers().get(Addresses.ACTION))
+            && m.body() instanceof JsonObject body && jobId.equals(body.getString("jobId"))) {
+          latch.countDown();
+          if (latch.getCount() == 0) {
+            bus.removeOutboundInterceptor(this);
+          }
+        }
+        delivery.next();
+      }
+    };
+    bus.addOutboundInterceptor(counter);
+    return latch;
   }
 
   /** Reads subscription messages until a view matches; every view is kept in order. */

@@ -13,13 +13,13 @@ import io.shotstash.publicdata.git.GitTreeWriter;
 import io.shotstash.publicdata.git.PathChange;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
+import io.shotstash.testing.JsonApi;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,20 +47,19 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * What the moderation API tests share: HTTP calls with a bearer token (a session or an agent's
- * {@code cfpa_} grant), envelope assertions, agents with grants, members put straight into the data
+ * {@code cfpa_} grant) and envelope assertions ({@link JsonApi}), agents with grants, members put straight into the data
  * repository (with their dates chosen), reads of what git holds, and SQL on the test's database.
  *
  * <p>Rate limits shape these tests: every account may make 30 writes a minute and one address 30
  * sign-ins a minute, so members who never act are written into git in bulk rather than created and
  * signed in one by one, and each test uses agents of its own.
  */
-final class ModerationHarness {
+final class ModerationHarness extends JsonApi {
   static final String PASSWORD = "member password 123";
   static final String NOREPLY = "@users.noreply.codeforphilly.org";
   /** Settings every moderation test app starts with: no scheduled sweep runs on its own during a test. */
   static final Map<String, String> QUIET = Map.of("SHOTSTASH_PURGE_SWEEP_SECONDS", "86400");
 
-  final TestApp app;
   final TomlCodec codec = new TomlCodec();
   private final AtomicInteger nudges = new AtomicInteger();
   private String nudgerToken;
@@ -70,7 +69,7 @@ final class ModerationHarness {
   record Agent(String slug, String id, String fullName, String grantId, String token) {}
 
   ModerationHarness(TestApp app) {
-    this.app = app;
+    super(app);
   }
 
   /** The signed-in member whose bio edits make the app notice commits made behind its back. */
@@ -79,83 +78,10 @@ final class ModerationHarness {
     nudgerSlug = slug;
   }
 
-  // ---- HTTP ----
-
-  HttpResponse<Buffer> call(HttpMethod method, String path, String token, JsonObject body) {
-    HttpRequest<Buffer> request = app.client().request(method, path);
-    if (token != null) {
-      request.bearerTokenAuthentication(token);
-    }
-    return body == null ? request.send().await() : request.sendJsonObject(body).await();
-  }
-
-  /** Sends a raw body with a JSON content type (for malformed bodies). */
-  HttpResponse<Buffer> raw(HttpMethod method, String path, String token, String body) {
-    HttpRequest<Buffer> request = app.client().request(method, path).putHeader("Content-Type", "application/json");
-    if (token != null) {
-      request.bearerTokenAuthentication(token);
-    }
-    return request.sendBuffer(Buffer.buffer(body)).await();
-  }
-
-  HttpResponse<Buffer> get(String path, String token) {
-    return call(HttpMethod.GET, path, token, null);
-  }
-
-  HttpResponse<Buffer> post(String path, String token, JsonObject body) {
-    return call(HttpMethod.POST, path, token, body == null ? new JsonObject() : body);
-  }
-
-  HttpResponse<Buffer> patch(String path, String token, JsonObject body) {
-    return call(HttpMethod.PATCH, path, token, body);
-  }
-
-  HttpResponse<Buffer> delete(String path, String token) {
-    return call(HttpMethod.DELETE, path, token, null);
-  }
-
-  /** Asserts a success envelope with {@code status} and returns the whole body. */
-  static JsonObject ok(HttpResponse<Buffer> r, int status) {
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
-    JsonObject body = r.bodyAsJsonObject();
-    assertThat(body.getBoolean("success")).isTrue();
-    assertThat(body.getJsonObject("metadata").getString("timestamp")).isNotBlank();
-    return body;
-  }
-
-  static JsonObject data(HttpResponse<Buffer> r, int status) {
-    return ok(r, status).getJsonObject("data");
-  }
-
-  static JsonObject data(HttpResponse<Buffer> r) {
-    return data(r, 200);
-  }
-
-  static JsonArray list(HttpResponse<Buffer> r) {
-    return ok(r, 200).getJsonArray("data");
-  }
-
-  /** Asserts an error envelope with {@code status} and {@code code} and returns the error object. */
-  static JsonObject error(HttpResponse<Buffer> r, int status, String code) {
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
-    JsonObject body = r.bodyAsJsonObject();
-    assertThat(body.getBoolean("success")).isFalse();
-    JsonObject error = body.getJsonObject("error");
-    assertThat(error.getString("code")).as(r.bodyAsString()).isEqualTo(code);
-    assertThat(error.getString("traceId")).isNotBlank();
-    assertThat(body.getJsonObject("metadata").getString("timestamp")).isNotBlank();
-    return error;
-  }
+  // ---- envelopes (the rest: JsonApi) ----
 
   static void notFound(HttpResponse<Buffer> r) {
     error(r, 404, "not_found");
-  }
-
-  /** A 422 validation_failed naming {@code field}; returns the reason. */
-  static String invalid(HttpResponse<Buffer> r, String field) {
-    JsonObject fields = error(r, 422, "validation_failed").getJsonObject("fields");
-    assertThat(fields.fieldNames()).as(r.bodyAsString()).contains(field);
-    return fields.getString(field);
   }
 
   /** A 409 whose error.code is the rule's reason. */
@@ -176,14 +102,6 @@ final class ModerationHarness {
   /** A JSON array's items as strings. */
   static List<String> strings(JsonArray array) {
     return array.stream().map(String::valueOf).toList();
-  }
-
-  static List<String> slugs(JsonArray rows) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < rows.size(); i++) {
-      out.add(rows.getJsonObject(i).getString("slug"));
-    }
-    return out;
   }
 
   // ---- accounts ----

@@ -376,7 +376,7 @@ class GitTreeWriterTest {
             }
             assertThat(round).isEqualTo(13); // a 14th round of 8 reaches the base of 107
             // an hour later the replaced packs go, and everything still reads back
-            everyTwo.deleteExpiredReplacedPacks(System.currentTimeMillis() + GitTreeWriter.REPLACED_PACK_EXPIRE_MILLIS + 1);
+            everyTwo.deleteExpiredReplacedPacks(System.currentTimeMillis() + PackMaintenance.REPLACED_PACK_EXPIRE_MILLIS + 1);
             assertThat(packIndexes()).hasSize(1 + packsAfterRound[round - 1]);
             assertThat(packCount()).isEqualTo(1 + packsAfterRound[round - 1]);
             assertThat(files(head)).hasSize(101 + 2 * round);
@@ -640,6 +640,6 @@ class GitTreeWriterTest {
     private static int compare(String a, boolean aTree, String b, boolean bTree) {
         byte[] x = a.getBytes(UTF_8);
         byte[] y = b.getBytes(UTF_8);
-        return GitTreeWriter.compareGitOrder(x, 0, x.length, aTree, y, 0, y.length, bTree);
+        return TreeSplice.compareGitOrder(x, 0, x.length, aTree, y, 0, y.length, bTree);
     }
 }

@@ -59,7 +59,7 @@ class StaleBranchLockTest {
   void aLockLeftByADeadWriterIsRemovedAndTheCommitGoesThrough() throws Exception {
     ObjectId first = ((CommitResult.Committed) commit(null, "ada")).commit();
     Files.writeString(lock, first.name() + "\n");
-    Files.setLastModifiedTime(lock, FileTime.from(Instant.now().minusMillis(GitTreeWriter.STALE_LOCK_MILLIS + 5_000)));
+    Files.setLastModifiedTime(lock, FileTime.from(Instant.now().minusMillis(BranchRef.STALE_LOCK_MILLIS + 5_000)));
 
     CommitResult second = commit(first, "bob");
 

@@ -1,9 +1,6 @@
 package io.shotstash.worker;
 
 import io.shotstash.worker.ffmpeg.Ffmpeg;
-import io.shotstash.worker.ffmpeg.FfmpegArgs;
-import io.shotstash.worker.ffmpeg.ProcessFailedException;
-import io.shotstash.worker.ffmpeg.Probe;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -13,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,22 +22,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The loop is the contract's "Writing a worker": register and keep the token (in the client);
  * heartbeat every {@code heartbeatSeconds} with the active job and drop a job listed as lost; claim
- * with {@code jobs/next} (204: wait the poll interval); download the whole input to a scratch folder;
- * probe and encode; report progress when the whole percent changes, at most every 2 s, and 100 at
- * the end; upload the output; complete. Failures follow {@link Backoff}: 401 registers again, 401,
- * 503 and network errors wait the backoff, 429 and 507 wait Retry-After, output upload and complete
- * are retried while the claim holds, a 409 drops the job without a fail call, the worker's own
- * errors are reported with {@code fail}. An idle watchdog fails a job that makes no progress for
- * {@code idle}; stopping the verticle (SIGTERM for the standalone worker) stops claiming and
- * releases the current job. Scratch files are always deleted, and no token or claim is ever logged.
+ * with {@code jobs/next} (204: wait the poll interval); hand the job to the {@link JobProcessor}
+ * (download, probe, encode, progress, upload, complete); then settle it. Failures follow
+ * {@link Backoff} through {@link AppCalls}: 401 registers again, 401, 503 and network errors wait the
+ * backoff, 429 and 507 wait Retry-After, calls about the job are retried while the claim holds, a 409
+ * drops the job without a fail call, the worker's own errors are reported with {@code fail}. An idle
+ * watchdog fails a job that makes no progress for {@code idle}; stopping the verticle (SIGTERM for
+ * the standalone worker) stops claiming and releases the current job. Scratch files are always
+ * deleted, and no token or claim is ever logged.
  *
  * <p>Everything here runs on the verticle's context; ffprobe and ffmpeg run on a worker executor.
  */
 public final class WorkerLoop extends VerticleBase {
   public static final String KIND = "shotstash/proxy-720p";
   public static final String VERSION = "1.0.0";
-  public static final String OUTPUT_TYPE = "video/mp4";
-  public static final String OUTPUT_EXT = "mp4";
 
   private static final Logger log = LoggerFactory.getLogger(WorkerLoop.class);
   /** A release on the way out gets this long; the lease covers a worker that could not say goodbye. */
@@ -54,10 +47,12 @@ public final class WorkerLoop extends VerticleBase {
   private final WorkerClient client;
   private final WorkerManifest manifest;
   private final Backoff backoff;
+  private final AppCalls calls;
   private final Promise<Void> loopEnded = Promise.promise();
 
   private WorkerExecutor executor;
   private Ffmpeg ffmpeg;
+  private JobProcessor processor;
   private Naps naps;
   private Path scratchRoot;
   private Registration registration;
@@ -76,6 +71,22 @@ public final class WorkerLoop extends VerticleBase {
     this.client = client;
     this.manifest = WorkerManifest.proxy720p(settings.name());
     this.backoff = new Backoff(settings.backoff());
+    this.calls = new AppCalls(backoff, new AppCalls.Registrar() {
+      @Override
+      public Future<Registration> ensureRegistered() {
+        return WorkerLoop.this.ensureRegistered();
+      }
+
+      @Override
+      public Registration current() {
+        return registration;
+      }
+
+      @Override
+      public void forget(Registration used) {
+        WorkerLoop.this.forget(used);
+      }
+    });
   }
 
   /** What {@code GET /healthz} shows; safe to read from any thread. */
@@ -94,6 +105,7 @@ public final class WorkerLoop extends VerticleBase {
     naps = new Naps(vertx);
     executor = vertx.createSharedWorkerExecutor("shotstash-worker-" + settings.name(), 2, 24, TimeUnit.HOURS);
     ffmpeg = new Ffmpeg(vertx, executor);
+    processor = new JobProcessor(client, calls, ffmpeg, executor);
     scratchRoot = settings.tmpDir().toAbsolutePath().normalize().resolve(Scratch.folderName(settings.name()));
     return executor.executeBlocking(() -> {
       Scratch.deleteTree(scratchRoot); // what a previous run of this worker left behind
@@ -178,12 +190,9 @@ public final class WorkerLoop extends VerticleBase {
       log.error("Unexpected failure; trying again in {}", seconds(backoff.waitTime()), err);
       return naps.nap(backoff.waitTime());
     }
-    Backoff.Step step = backoff.after(e.status(), e.code(), e.retryAfterSeconds());
+    Backoff.Step step = calls.after(e, used);
     switch (step.action()) {
-      case REGISTER_AGAIN -> {
-        forget(used);
-        log.warn("{}; registering again in {}", e.getMessage(), seconds(step.delay()));
-      }
+      case REGISTER_AGAIN -> log.warn("{}; registering again in {}", e.getMessage(), seconds(step.delay()));
       case WAIT -> log.warn("{}; trying again in {}", e.getMessage(), seconds(step.delay()));
       default -> {
         // a refusal that repeating will not fix (403 WORKER_REVOKED, 422 CONTRACT_UNSUPPORTED, ...):
@@ -263,11 +272,8 @@ public final class WorkerLoop extends VerticleBase {
         }
         return;
       }
-      WorkerCallException e = WorkerCallException.from(ar.cause());
-      if (e.status() == 401) {
-        forget(reg);
-      }
-      log.warn("Heartbeat failed: {}", e.getMessage());
+      calls.after(ar.cause(), reg); // a 401 forgets the token
+      log.warn("Heartbeat failed: {}", WorkerCallException.from(ar.cause()).getMessage());
     });
   }
 
@@ -281,9 +287,8 @@ public final class WorkerLoop extends VerticleBase {
     log.info("Claimed job {} (attempt {} of {}): {} of {} bytes", job.id(), job.attempt(), job.maxAttempts(),
         job.input().mimeType(), job.input().size());
     Path input = dir.resolve("input");
-    Path output = dir.resolve("output." + OUTPUT_EXT);
     long watchdog = vertx.setPeriodic(watchdogTick(), id -> watch(run, input));
-    return process(run, input, output)
+    return processor.process(run, input)
         .transform(ar -> settle(run, ar))
         .eventually(() -> {
           vertx.cancelTimer(watchdog);
@@ -297,106 +302,6 @@ public final class WorkerLoop extends VerticleBase {
           phase(stopping ? "stopping" : "polling");
         })
         .mapEmpty();
-  }
-
-  /** download → probe → encode → 100 % → upload → complete; answers the version id. */
-  private Future<String> process(JobRun run, Path input, Path output) {
-    Job job = run.job;
-    Probe[] probed = {null};
-    return executor.executeBlocking(() -> Files.createDirectories(run.scratch), false)
-        .compose(v -> {
-          if (run.stopped()) {
-            return run.<Path>stoppedFuture();
-          }
-          run.stage(JobRun.Stage.DOWNLOADING, now());
-          return deliver(run, "download the input", () -> client.downloadInput(job, input));
-        })
-        .compose(source -> {
-          if (run.stopped()) {
-            return run.<Path>stoppedFuture();
-          }
-          run.stage(JobRun.Stage.PROBING, now());
-          return ffmpeg.probe(source, run.scratch.resolve("ffprobe.log"), run.process)
-              .recover(err -> Future.failedFuture(err instanceof ProcessFailedException || err instanceof IllegalArgumentException
-                  ? new JobFailure("The input is not a readable media file (" + redact(err.getMessage(), source, output) + ")",
-                      false) : err))
-              .map(p -> {
-                probed[0] = p;
-                return source;
-              });
-        })
-        .compose(source -> {
-          if (run.stopped()) {
-            return run.<Void>stoppedFuture();
-          }
-          Probe probe = probed[0];
-          if (probe.video() == null) {
-            return Future.failedFuture(new JobFailure("The input has no video stream", false));
-          }
-          List<String> args = FfmpegArgs.proxy(ffmpeg.ffmpegCommand(), source, output, probe);
-          run.stage(JobRun.Stage.TRANSCODING, now());
-          report(run, 0);
-          return ffmpeg.run(args, run.scratch.resolve("ffmpeg.log"), run.process,
-                  us -> onOutTime(run, us, probe.durationSeconds()))
-              .recover(err -> Future.failedFuture(err instanceof ProcessFailedException
-                  ? new JobFailure("Encoding failed (" + redact(err.getMessage(), source, output) + ")", true) : err));
-        })
-        .compose(v -> executor.executeBlocking(() -> Files.exists(output) ? Files.size(output) : 0L, false))
-        .compose(size -> size > 0 ? finalProgress(run)
-            : Future.failedFuture(new JobFailure("ffmpeg wrote no output", true)))
-        .compose(v -> {
-          if (run.stopped()) {
-            return run.<String>stoppedFuture();
-          }
-          run.stage(JobRun.Stage.DELIVERING, now());
-          return deliver(run, "upload the output", () -> client.uploadOutput(job, output, OUTPUT_TYPE, OUTPUT_EXT));
-        })
-        .compose(version -> deliver(run, "complete the job", () -> client.complete(job)));
-  }
-
-  /** A tool's message without this machine's paths: the error text is shown to people. */
-  static String redact(String message, Path input, Path output) {
-    return message == null ? "" : message.replace(input.toString(), "input").replace(output.toString(), "output.mp4");
-  }
-
-  /**
-   * A call about the job, repeated while the claim holds: after 429 or 507 (Retry-After), 503, a network
-   * error or a 401 (registering again first). A 409 that takes the job away drops it; any other
-   * refusal fails the call.
-   */
-  private <T> Future<T> deliver(JobRun run, String what, Supplier<Future<T>> call) {
-    if (run.stopped()) {
-      return run.stoppedFuture();
-    }
-    Registration[] used = {null};
-    return ensureRegistered().compose(reg -> {
-      used[0] = reg;
-      return call.get();
-    }).recover(err -> {
-      if (run.stopped()) {
-        return run.stoppedFuture();
-      }
-      if (!(err instanceof WorkerCallException e)) {
-        return Future.failedFuture(err);
-      }
-      Backoff.Step step = backoff.after(e.status(), e.code(), e.retryAfterSeconds());
-      switch (step.action()) {
-        case DROP -> {
-          log.info("Job {}: the app answered {} {}; dropping it", run.job.id(), e.status(), e.code());
-          run.stop(JobRun.Stop.DROP, e.code());
-          return run.stoppedFuture();
-        }
-        case GIVE_UP -> {
-          return Future.failedFuture(e);
-        }
-        case REGISTER_AGAIN -> forget(used[0]);
-        default -> {
-          // WAIT
-        }
-      }
-      log.warn("Job {}: could not {} ({}); trying again in {}", run.job.id(), what, e.getMessage(), seconds(step.delay()));
-      return run.naps.nap(step.delay()).compose(v -> deliver(run, what, call));
-    });
   }
 
   /** How a job ends: done, dropped, released or failed. Never fails. */
@@ -433,27 +338,13 @@ public final class WorkerLoop extends VerticleBase {
   private Future<Void> reportFailure(JobRun run, String message, boolean retryable) {
     Job job = run.job;
     log.warn("Job {} failed ({}): {}", job.id(), retryable ? "retryable" : "permanent", message);
-    return retrying("report the failure of job " + job.id(), () -> client.fail(job, message, retryable));
-  }
-
-  /** A final call (fail): repeated like a delivery until it lands, the job is gone, or the worker stops. */
-  private Future<Void> retrying(String what, Supplier<Future<Void>> call) {
-    Registration[] used = {null};
-    return ensureRegistered().compose(reg -> {
-      used[0] = reg;
-      return call.get();
-    }).recover(err -> {
-      WorkerCallException e = WorkerCallException.from(err);
-      Backoff.Step step = backoff.after(e.status(), e.code(), e.retryAfterSeconds());
+    String what = "report the failure of job " + job.id();
+    return calls.retry(what, naps, () -> client.fail(job, message, retryable), () -> null, (err, step) -> {
       if (stopping || step.action() == Backoff.Action.DROP || step.action() == Backoff.Action.GIVE_UP) {
-        log.warn("Could not {} ({}); leaving it to the app", what, e.getMessage());
+        log.warn("Could not {} ({}); leaving it to the app", what, WorkerCallException.from(err).getMessage());
         return Future.succeededFuture();
       }
-      if (step.action() == Backoff.Action.REGISTER_AGAIN) {
-        forget(used[0]);
-      }
-      log.warn("Could not {} ({}); trying again in {}", what, e.getMessage(), seconds(step.delay()));
-      return naps.nap(step.delay()).compose(v -> retrying(what, call));
+      return null;
     });
   }
 
@@ -466,65 +357,7 @@ public final class WorkerLoop extends VerticleBase {
         .otherwiseEmpty();
   }
 
-  // ---- progress and the watchdog ----
-
-  private void onOutTime(JobRun run, long outMicros, double durationSeconds) {
-    if (run.stopped()) {
-      return;
-    }
-    if (outMicros > run.lastOutMicros) {
-      run.lastOutMicros = outMicros;
-      run.touch(now());
-    }
-    report(run, ProgressReporter.percentOf(outMicros, durationSeconds));
-  }
-
-  private void report(JobRun run, int percent) {
-    if (run.stopped() || run.progressInFlight) {
-      return;
-    }
-    OptionalInt p = run.reporter.offer(percent, now());
-    if (p.isPresent()) {
-      run.progressCall = sendProgress(run, p.getAsInt());
-    }
-  }
-
-  /** The last report (100), after any report still in flight. */
-  private Future<Void> finalProgress(JobRun run) {
-    if (run.stopped()) {
-      return run.stoppedFuture();
-    }
-    return run.progressCall.transform(ar -> {
-      OptionalInt p = run.reporter.finish();
-      return p.isPresent() && !run.stopped() ? sendProgress(run, p.getAsInt()) : Future.<Void>succeededFuture();
-    }).compose(v -> run.stopped() ? run.<Void>stoppedFuture() : Future.<Void>succeededFuture());
-  }
-
-  /** One progress report; a 409 stops the job, other failures only wait for the next report. Never fails. */
-  private Future<Void> sendProgress(JobRun run, int percent) {
-    Registration reg = registration;
-    if (reg == null) {
-      return Future.succeededFuture();
-    }
-    run.progressInFlight = true;
-    return client.progress(run.job, percent).transform(ar -> {
-      run.progressInFlight = false;
-      if (ar.failed()) {
-        WorkerCallException e = WorkerCallException.from(ar.cause());
-        Backoff.Step step = backoff.after(e.status(), e.code(), e.retryAfterSeconds());
-        if (step.action() == Backoff.Action.DROP) {
-          log.info("Job {}: the app answered {} {} to a progress report; dropping it", run.job.id(), e.status(), e.code());
-          run.stop(JobRun.Stop.DROP, e.code());
-        } else {
-          if (step.action() == Backoff.Action.REGISTER_AGAIN) {
-            forget(reg);
-          }
-          log.warn("Job {}: progress report failed ({})", run.job.id(), e.getMessage());
-        }
-      }
-      return Future.<Void>succeededFuture();
-    });
-  }
+  // ---- the watchdog ----
 
   private long watchdogTick() {
     return Math.max(100, Math.min(5_000, settings.idle().toMillis() / 4));
@@ -571,7 +404,7 @@ public final class WorkerLoop extends VerticleBase {
     status = new WorkerStatus(phase, registration != null, run == null ? null : run.job.id(), jobsDone);
   }
 
-  private static long now() {
+  static long now() {
     return System.nanoTime() / 1_000_000;
   }
 
