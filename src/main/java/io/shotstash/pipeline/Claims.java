@@ -14,6 +14,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -66,14 +67,13 @@ final class Claims {
     for (int i = 0; i < calls.size(); i++) {
       byKinds.computeIfAbsent(new TreeSet<>(calls.get(i).kinds()), k -> new ArrayList<>()).add(i);
     }
-    @SuppressWarnings("unchecked")
-    Outcome<JsonObject>[] out = new Outcome[calls.size()];
+    List<Outcome<JsonObject>> out = new ArrayList<>(Collections.nCopies(calls.size(), null));
     List<Future<Void>> groups = new ArrayList<>();
     byKinds.forEach((kinds, members) -> groups.add(claimGroup(kinds, members, calls, out)));
-    return Future.all(groups).map(v -> List.of(out));
+    return Future.all(groups).map(v -> out);
   }
 
-  private Future<Void> claimGroup(TreeSet<String> kindSet, List<Integer> members, List<Next> calls, Outcome<JsonObject>[] out) {
+  private Future<Void> claimGroup(TreeSet<String> kindSet, List<Integer> members, List<Next> calls, List<Outcome<JsonObject>> out) {
     String[] kinds = kindSet.toArray(String[]::new);
     Map<String, Long> versions = signal.versions(kindSet);
     UUID[] workers = new UUID[members.size()];
@@ -93,12 +93,12 @@ final class Claims {
         if (calls.get(members.get(m)).withStorageKey()) {
           reply.put("storageKey", r.getString("storage_key")); // what an INPUT would read, just after the claim
         }
-        out[members.get(m)] = new Answered<>(reply);
+        out.set(members.get(m), new Answered<>(reply));
       }
       JsonObject none = new JsonObject();
       for (Integer i : members) {
-        if (out[i] == null) {
-          out[i] = new Answered<>(none);
+        if (out.get(i) == null) {
+          out.set(i, new Answered<>(none));
         }
       }
       // the claims are committed: whatever learning fails, they are answered
@@ -106,7 +106,7 @@ final class Claims {
     }).recover(err -> {
       // this group's statement changed nothing; the other groups' claims stand and are answered
       Refused<JsonObject> retry = new Refused<>(Batcher.retryable("claim", members.size(), err));
-      members.forEach(i -> out[i] = retry);
+      members.forEach(i -> out.set(i, retry));
       return Future.succeededFuture();
     });
   }

@@ -17,6 +17,7 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -238,17 +239,17 @@ final class JobCalls {
   }
 
   /** One outcome per call, placed by the row's call number {@code n}; a call without a row is a fault. */
-  private static List<Outcome<JsonObject>> perCall(RowSet<Row> rows, int calls, Function<Row, Outcome<JsonObject>> each) {
-    @SuppressWarnings("unchecked")
-    Outcome<JsonObject>[] out = new Outcome[calls];
+  static List<Outcome<JsonObject>> perCall(RowSet<Row> rows, int calls, Function<Row, Outcome<JsonObject>> each) {
+    List<Outcome<JsonObject>> out = new ArrayList<>(Collections.nCopies(calls, null));
     for (Row r : rows) {
-      out[r.getInteger("n") - 1] = each.apply(r);
+      out.set(r.getInteger("n") - 1, each.apply(r));
     }
-    if (Arrays.asList(out).contains(null)) {
+    if (out.contains(null)) {
       throw new IllegalStateException("a batch statement answered " + rows.size() + " rows for " + calls + " calls");
     }
-    return Arrays.asList(out);
+    return out;
   }
+
 
   /**
    * Deletes the stored bytes of every refused call that brought an output; the answers wait for it.

@@ -147,24 +147,18 @@ final class WorkerRegistry {
     calls.forEach(c -> rows.add(c.row()));
     return asyncCommits.preparedQuery(PipelineSql.HEARTBEAT_BATCH).execute(Tuple.of(rows))
         .compose(answered -> flipLiveness().map(answered))
-        .map(answered -> {
-          @SuppressWarnings("unchecked")
-          Outcome<JsonObject>[] out = new Outcome[calls.size()];
-          for (Row r : answered) {
-            Heartbeat c = calls.get(r.getInteger("n") - 1);
-            Set<String> held = new HashSet<>();
-            for (UUID id : r.getArrayOfUUIDs("held")) {
-              held.add(id.toString());
-            }
-            List<String> lost = c.activeJobIds().stream().filter(id -> !held.contains(id)).toList();
-            if (!c.previousKinds().equals(c.manifest().kinds())) {
-              workersChanged(c.worker().toString());
-            }
-            out[r.getInteger("n") - 1] = new Answered<>(
-                new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost)));
+        .map(answered -> JobCalls.perCall(answered, calls.size(), r -> {
+          Heartbeat c = calls.get(r.getInteger("n") - 1);
+          Set<String> held = new HashSet<>();
+          for (UUID id : r.getArrayOfUUIDs("held")) {
+            held.add(id.toString());
           }
-          return Arrays.asList(out);
-        });
+          List<String> lost = c.activeJobIds().stream().filter(id -> !held.contains(id)).toList();
+          if (!c.previousKinds().equals(c.manifest().kinds())) {
+            workersChanged(c.worker().toString());
+          }
+          return new Answered<>(new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost)));
+        }));
   }
 
   Future<JsonObject> revoke(JsonObject msg) {

@@ -3,7 +3,7 @@ package io.shotstash.moderation;
 import static io.shotstash.moderation.ModerationFixture.NOW;
 import static io.shotstash.moderation.ModerationFixture.person;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordKeys;
@@ -87,9 +87,8 @@ class EvidenceTest {
   @MethodSource("malformed")
   void aMalformedItemSaysWhy(String json, String reason) {
     Object raw = json.startsWith("{") ? item(json) : json;
-    Evidence.Invalid e = catchThrowableOfType(() -> Evidence.parse(raw), Evidence.Invalid.class);
-    assertThat(e).as("parse(%s)", json).isNotNull();
-    assertThat(e.getMessage()).isEqualTo(reason);
+    assertThatThrownBy(() -> Evidence.parse(raw)).as("parse(%s)", json)
+        .isInstanceOf(Evidence.Invalid.class).hasMessage(reason);
   }
 
   private static final Project SHOP = new Project("id-p-shop", "shop", "Cheap pills", "", null, "commenting", SPAM.id(),
