@@ -3,9 +3,7 @@ package io.shotstash.community;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
-import io.shotstash.moderation.AccountProtection;
-import io.shotstash.moderation.AccountVotes;
-import io.shotstash.moderation.ModerationWrites;
+import io.shotstash.people.AccountProtection;
 import io.shotstash.people.PersonView;
 import io.shotstash.people.PrivateSql;
 import io.shotstash.publicdata.CommitMessage;
@@ -24,6 +22,8 @@ import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.publicdata.write.WriteContext;
 import io.shotstash.publicdata.write.WriteHandler;
 import io.shotstash.publicdata.write.WritePlan;
+import io.shotstash.purge.AccountVotes;
+import io.shotstash.purge.PurgeWrite;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -43,7 +43,7 @@ public final class PeopleWrites {
   public static final String UPDATE = "person.update";
   public static final String DEACTIVATE = "person.deactivate";
   public static final String REACTIVATE = "person.reactivate";
-  public static final String PURGE = "person.purge";
+  public static final String PURGE = PurgeWrite.ACTION;
   public static final String AVATAR = "person.avatar";
   public static final int BIO_MAX = 5000;
   /** The staff purge's reason: it is the commit body. */
@@ -217,59 +217,13 @@ public final class PeopleWrites {
     Optional<AccountProtection.Refusal> lastAdministrator = AccountProtection.purge(person,
         state.countActive(AccountLevel.ADMINISTRATOR));
     if (lastAdministrator.isPresent()) {
-      return Rules.refuse(ModerationWrites.error(lastAdministrator.get()));
+      return Rules.refuse(lastAdministrator.get().error());
     }
     boolean spam = cmd.params().getBoolean("spam", true);
     String reason = cmd.params().getString("reason");
     Actor.Member admin = (Actor.Member) cmd.actor();
-    return Future.succeededFuture(purgePlan(ctx, cmd, person, spam ? "human-" + admin.slug() : null, null, reason,
+    return Future.succeededFuture(PurgeWrite.plan(ctx, cmd, person, spam ? "human-" + admin.slug() : null, null, reason,
         List.of(), List.of(), List.of()));
-  }
-
-  /**
-   * The purge every kind of purger shares: the cascade, the private rows, and for a spam purge the
-   * spam-purges record (by = {@code by}) and any extra records (an agent's vote). One commit.
-   */
-  public static WritePlan purgePlan(WriteContext ctx, WriteCommand cmd, Person person, String by, String grantId,
-      String reason, List<String> flags, List<SpamPurge.Evidence> evidence, List<RecordChange> extra) {
-    PublicState state = ctx.state();
-    PurgePlan plan = PurgePlan.of(state, person);
-    List<RecordChange> changes = new ArrayList<>(plan.deletes());
-    changes.addAll(extra);
-    SpamPurge record = null;
-    if (by != null) {
-      record = new SpamPurge(Ids.uuid7(), person.id(), person.slug(), person.fullName(), person.githubUserId(),
-          person.githubLogin(), by, grantId, reason, flags, evidence, state.commit(), ctx.now(), true, null, null);
-      changes.add(RecordChange.put(Sheet.SPAM_PURGES, RecordKeys.spamPurge(record), record));
-    }
-    CommitMessage.Builder msg = Attribution.message(cmd, PURGE, "person", person.id(), person.slug()).body(reason);
-    Attribution.actorTrailers(msg, cmd.actor());
-    if (record != null) {
-      msg.trailer("Purge-Id", record.id());
-    }
-    for (SpamPurge.Evidence e : evidence) {
-      msg.trailer("Evidence", e.path() + (e.field() == null ? "" : "#" + e.field()));
-    }
-    SpamPurge purgeRecord = record;
-    JsonObject deleted = new JsonObject()
-        .put("projects", new JsonArray(plan.projectsTaken().stream()
-            .map(p -> new JsonObject().put("slug", p.slug()).put("title", p.title())).toList()))
-        .put("memberships", plan.memberships()).put("updates", plan.updates()).put("buzz", plan.buzz())
-        .put("helpWantedRoles", plan.helpWantedRoles()).put("rsvps", 0);
-    return new WritePlan(changes, tx -> deletePrivate(tx, person.id()), msg.build(), s -> new JsonObject()
-        .put("purge", purgeRecord == null ? null : SpamPurgeView.json(purgeRecord))
-        .put("deleted", deleted))
-        // the person's attachments go with them
-        .orphaning(person.avatarKey() == null ? List.of() : List.of(io.shotstash.media.Storage.avatarKey(person.avatarKey())));
-  }
-
-  /** Private rows of a purged person: profile, password, sessions (ended at once) and agent grants. */
-  static Future<?> deletePrivate(SqlConnection tx, String personId) {
-    Tuple id = Tuple.of(UUID.fromString(personId));
-    return tx.preparedQuery(PrivateSql.DELETE_PROFILE).execute(id)
-        .compose(r -> tx.preparedQuery(PrivateSql.DELETE_PASSWORD).execute(id))
-        .compose(r -> tx.preparedQuery(PrivateSql.DELETE_SESSIONS).execute(id))
-        .compose(r -> tx.preparedQuery(PrivateSql.DELETE_GRANTS).execute(id));
   }
 
   static JsonObject personReply(PublicState state, String personId) {

@@ -5,6 +5,7 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
+import io.shotstash.purge.AccountVotes;
 import java.time.Instant;
 import java.util.List;
 

@@ -2,7 +2,6 @@ package io.shotstash.moderation;
 
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
-import io.shotstash.community.PeopleWrites;
 import io.shotstash.people.PrivateSql;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
@@ -14,6 +13,7 @@ import io.shotstash.publicdata.records.SpamPurge;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.publicdata.write.WriteContext;
 import io.shotstash.publicdata.write.WritePlan;
+import io.shotstash.purge.PurgeWrite;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -70,7 +70,7 @@ final class AgentPurge {
     voteFlags.addAll(flags);
     PersonEvaluation vote = new PersonEvaluation(target.slug(), "agent-" + agent.slug(), "spam", reason, voteFlags, null,
         ctx.now());
-    WritePlan full = PeopleWrites.purgePlan(ctx, cmd, target, "agent-" + agent.slug(), agent.grantId(), reason, flags,
+    WritePlan full = PurgeWrite.plan(ctx, cmd, target, "agent-" + agent.slug(), agent.grantId(), reason, flags,
         evidence, List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote)));
     if (p.getBoolean("dryRun", false)) {
       return new WritePlan(List.of(), null, null, s -> full.reply().apply(s).put("dryRun", true));

@@ -1,10 +1,11 @@
 package io.shotstash.moderation;
 
 import io.shotstash.auth.Actor;
-import io.shotstash.community.PurgePlan;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
+import io.shotstash.purge.AccountVotes;
+import io.shotstash.purge.PurgePlan;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -4,6 +4,7 @@ import io.shotstash.auth.Actor;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
+import io.shotstash.purge.AccountVotes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

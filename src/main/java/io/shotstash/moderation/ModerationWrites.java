@@ -4,8 +4,7 @@ import io.shotstash.agents.Grants;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
-import io.shotstash.community.PeopleWrites;
-import io.shotstash.community.SpamPurgeView;
+import io.shotstash.people.AccountProtection;
 import io.shotstash.people.PersonView;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
@@ -21,6 +20,9 @@ import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.publicdata.write.WriteContext;
 import io.shotstash.publicdata.write.WriteHandler;
 import io.shotstash.publicdata.write.WritePlan;
+import io.shotstash.purge.AccountVotes;
+import io.shotstash.purge.PurgeWrite;
+import io.shotstash.purge.SpamPurgeView;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -56,11 +58,6 @@ public final class ModerationWrites {
 
   static <T> Future<T> refuse(ApiError e) {
     return Future.failedFuture(e.toException());
-  }
-
-  /** An {@link AccountProtection} refusal as the error the caller gets. */
-  public static ApiError error(AccountProtection.Refusal r) {
-    return ApiError.of(r.status(), r.code(), r.message());
   }
 
   static CommitMessage.Builder message(WriteCommand cmd, String action, Person subject, String body) {
@@ -128,7 +125,7 @@ public final class ModerationWrites {
       Optional<AccountProtection.Refusal> protectedAccount = AccountProtection.vote(level, verdict, target,
           state.countActive(AccountLevel.ADMINISTRATOR));
       if (protectedAccount.isPresent()) {
-        return refuse(error(protectedAccount.get()));
+        return refuse(protectedAccount.get().error());
       }
     }
     if (cmd.actor() instanceof Actor.Agent agent) {
@@ -301,7 +298,7 @@ public final class ModerationWrites {
       if (after == null || after.isAfter(ctx.now())) {
         return new WritePlan(List.of(), null, null, s -> new JsonObject().put("purged", false));
       }
-      WritePlan plan = PeopleWrites.purgePlan(ctx, cmd, target, "scheduled", null,
+      WritePlan plan = PurgeWrite.plan(ctx, cmd, target, "scheduled", null,
           "Scheduled purge: every deciding vote was spam for three days", List.of(), List.of(), List.of());
       return new WritePlan(plan.changes(), plan.privateWork(), plan.message(),
           s -> plan.reply().apply(s).put("purged", true), plan.orphanedBlobs());

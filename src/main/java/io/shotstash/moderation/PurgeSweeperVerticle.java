@@ -9,6 +9,7 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.PublicDataClient;
 import io.shotstash.publicdata.write.WriteCommand;
+import io.shotstash.purge.AccountVotes;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;

@@ -3,6 +3,7 @@ package io.shotstash.moderation;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
+import io.shotstash.purge.AccountVotes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -3,8 +3,6 @@ package io.shotstash.people;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
-import io.shotstash.moderation.AccountProtection;
-import io.shotstash.moderation.ModerationWrites;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
@@ -143,7 +141,7 @@ public final class AccountWrites {
       Optional<AccountProtection.Refusal> lastAdministrator = AccountProtection.levelChange(target, level,
           state.countActive(AccountLevel.ADMINISTRATOR));
       if (lastAdministrator.isPresent()) {
-        return Future.failedFuture(ModerationWrites.error(lastAdministrator.get()).toException());
+        return Future.failedFuture(lastAdministrator.get().error().toException());
       }
       Person changed = target.withAccountLevel(level.wire(), ctx.now());
       CommitMessage message = Attribution.actorTrailers(

@@ -18,6 +18,7 @@ import io.shotstash.publicdata.records.ProjectUpdate;
 import io.shotstash.publicdata.records.SpamPurge;
 import io.shotstash.publicdata.records.Tag;
 import io.shotstash.publicdata.records.TagAssignment;
+import io.shotstash.purge.PurgePlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;

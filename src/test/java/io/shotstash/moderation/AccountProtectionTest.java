@@ -2,7 +2,8 @@ package io.shotstash.moderation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.moderation.AccountProtection.Refusal;
+import io.shotstash.people.AccountProtection;
+import io.shotstash.people.AccountProtection.Refusal;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
 import java.time.Instant;

@@ -1,5 +1,6 @@
-package io.shotstash.moderation;
+package io.shotstash.people;
 
+import io.shotstash.bus.ApiError;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
 import java.util.Optional;
@@ -48,6 +49,11 @@ public final class AccountProtection {
 
     public String message() {
       return message;
+    }
+
+    /** The refusal as the caller gets it. */
+    public ApiError error() {
+      return ApiError.of(status, code, message);
     }
   }
 

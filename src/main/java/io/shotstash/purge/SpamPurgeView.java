@@ -1,4 +1,4 @@
-package io.shotstash.community;
+package io.shotstash.purge;
 
 import io.shotstash.publicdata.records.SpamPurge;
 import io.vertx.core.json.JsonArray;
