@@ -80,7 +80,7 @@ public final class PrivateSql {
   public static final String STORE_BOUNCE =
       "UPDATE private_profiles SET email_bounce = $2, updated_at = now() WHERE email = $1 AND email_bounce IS NULL";
 
-  // ---- the roster (moderation/ModerationVerticle): private facts of one page of people ----
+  // ---- the roster (moderation/RosterFacts): private facts of one page of people ----
 
   public static final String ROSTER_PRIVATE_FACTS =
       "SELECT p.person_id, p.email, p.github, p.last_slack_sso_at, p.email_bounce, "
