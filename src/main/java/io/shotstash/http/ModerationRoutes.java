@@ -12,13 +12,13 @@ import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
 import io.shotstash.moderation.Evidence;
+import io.shotstash.moderation.ModerationBodyRules;
 import io.shotstash.moderation.ModerationTarget;
 import io.shotstash.moderation.ModerationVerticle;
 import io.shotstash.moderation.ModerationWrites;
 import io.shotstash.moderation.PrivateDataWrites;
 import io.shotstash.moderation.Refusal;
 import io.shotstash.moderation.RosterQuery;
-import io.shotstash.moderation.UrlDetector;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -28,10 +28,8 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The moderation routes under {@code /api/admin} (docs/moderation-api.md): the roster and one
@@ -40,8 +38,6 @@ import java.util.regex.Pattern;
  * ({@code moderation/ModerationWrites}, {@code moderation/AgentPurge}).
  */
 final class ModerationRoutes {
-  static final Pattern FLAG = Pattern.compile("^[a-z0-9][a-z0-9:-]{0,39}$");
-
   private final AdminRoutes admin;
   private final HttpServices services;
 
@@ -110,41 +106,12 @@ final class ModerationRoutes {
 
   // ---- votes and purges ----
 
+  /** The body's flags (none when absent); a problem with them goes into the 422. */
   private static List<String> flags(JsonBody body, JsonObject raw) {
-    Object v = raw.getValue("flags");
-    List<String> out = new ArrayList<>();
-    if (v == null) {
-      return out;
-    }
-    if (!(v instanceof JsonArray arr) || arr.size() > 10) {
-      body.problem("flags", "must be a list of 0 to 10 tags");
-      return out;
-    }
-    for (Object f : arr) {
-      if (!(f instanceof String s) || !FLAG.matcher(s).matches()) {
-        body.problem("flags", "each flag must match ^[a-z0-9][a-z0-9:-]{0,39}$");
-        return out;
-      }
-      out.add(s);
-    }
-    return out;
-  }
-
-  /** reasoning/reason as it goes into a public commit: length, no URL, no control characters. */
-  private static void publicText(JsonBody body, String field, String text, boolean required) {
-    if (text == null || text.isBlank()) {
-      if (required) {
-        body.problem(field, "is required (1 to 1000 characters)");
-      }
-      return;
-    }
-    if (text.length() > 1000) {
-      body.problem(field, "must be at most 1000 characters");
-    } else if (UrlDetector.hasControlCharacter(text)) {
-      body.problem(field, "must not contain control characters or line breaks");
-    } else if (UrlDetector.containsUrl(text)) {
-      body.problem(field, "must not contain a URL or a domain; describe it instead");
-    }
+    Object flags = raw.getValue("flags");
+    String problem = ModerationBodyRules.flagsProblem(flags);
+    body.problem("flags", problem);
+    return problem == null ? ModerationBodyRules.flags(flags) : List.of();
   }
 
   private Future<Void> vote(RoutingContext ctx) {
@@ -158,11 +125,8 @@ final class ModerationRoutes {
       body.problem("verdict", "must be spam or legit");
     }
     String reasoning = body.string("reasoning");
-    if (agent) {
-      publicText(body, "reasoning", reasoning, true);
-    } else if (reasoning != null && reasoning.length() > 1000) {
-      body.problem("reasoning", "must be at most 1000 characters");
-    }
+    body.problem("reasoning", agent ? ModerationBodyRules.publicTextProblem(reasoning, true)
+        : ModerationBodyRules.lengthProblem(reasoning));
     List<String> flags = agent ? flags(body, raw) : List.of();
     selfCheck(ctx, body, slug);
     body.validate();
@@ -189,7 +153,7 @@ final class ModerationRoutes {
     JsonBody body = JsonBody.of(ctx, Set.of("reason", "flags", "evidence", "dryRun"));
     JsonObject raw = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
     String reason = body.string("reason");
-    publicText(body, "reason", reason, true);
+    body.problem("reason", ModerationBodyRules.publicTextProblem(reason, true));
     List<String> flags = flags(body, raw);
     Boolean dryRun = body.bool("dryRun");
     Object evidence = raw.getValue("evidence");
@@ -221,9 +185,7 @@ final class ModerationRoutes {
     }
     JsonBody body = JsonBody.of(ctx, Set.of("reason"));
     String reason = body.string("reason");
-    if (reason != null && reason.length() > 1000) {
-      body.problem("reason", "must be at most 1000 characters");
-    }
+    body.problem("reason", ModerationBodyRules.lengthProblem(reason));
     body.validate();
     return admin.write(ctx, ModerationWrites.UNBLOCK, new JsonObject().put("id", id).put("reason", reason))
         .compose(r -> Envelope.ok(ctx, 200, r));
