@@ -1,5 +1,7 @@
 package io.shotstash.agents;
 
+import static io.shotstash.bus.Json.iso;
+
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.auth.Tokens;
@@ -22,7 +24,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Agent grants (MODERATION.md → Agents and grants): scoped bearer tokens {@code cfpa_<43 chars>}
+ * Agent grants (docs/moderation-api.md → Agents and grants): scoped bearer tokens {@code cfpa_<43 chars>}
  * for agent accounts, stored only as SHA-256. An active grant is neither revoked nor expired; a
  * revoked grant's token answers as if it never existed. Statements are named below.
  */
@@ -105,9 +107,5 @@ public final class Grants {
         .put("scopes", new JsonArray(Arrays.asList(r.getArrayOfStrings("scopes"))))
         .put("createdAt", iso(r.getOffsetDateTime("created_at"))).put("expiresAt", iso(r.getOffsetDateTime("expires_at")))
         .put("active", active);
-  }
-
-  static String iso(OffsetDateTime t) {
-    return t == null ? null : t.toInstant().toString();
   }
 }

@@ -71,7 +71,7 @@ public record Config(
     }
   }
 
-  /** Moderation settings (MODERATION.md). */
+  /** Moderation settings (docs/configuration.md → Moderation). */
   public record Moderation(int purgeSweepSeconds, String dataRepoWebUrl, String bounceSecret) {}
 
   /** GitHub sign-in and the GitHub probe. Both base URLs are settings so tests use a local fake. */
@@ -82,7 +82,7 @@ public record Config(
     }
   }
 
-  /** The worker contract's settings (PIPELINE.md → Settings). */
+  /** The worker contract's settings (docs/configuration.md → Pipeline). */
   public record Pipeline(String bootstrapToken, long maxOutputBytes, int leaseSeconds, int sweepSeconds, int queueInstances) {
     /** Workers are asked to heartbeat this often; the contract fixes it at 30 s. */
     public int heartbeatSeconds() {

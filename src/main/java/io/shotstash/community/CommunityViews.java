@@ -1,5 +1,7 @@
 package io.shotstash.community;
 
+import static io.shotstash.bus.Json.iso;
+
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.HelpWantedInterest;
@@ -13,7 +15,6 @@ import io.shotstash.publicdata.records.Tag;
 import io.shotstash.publicdata.records.TagAssignment;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 
@@ -26,10 +27,6 @@ public final class CommunityViews {
   public static final String DEACTIVATED = "Deactivated user";
 
   private CommunityViews() {}
-
-  static String iso(Instant t) {
-    return t == null ? null : t.toString();
-  }
 
   /** A person reference: {slug, fullName}, or the placeholder. */
   public static JsonObject personRef(PublicState state, String personId, boolean staff) {

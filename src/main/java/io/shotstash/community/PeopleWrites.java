@@ -68,7 +68,7 @@ public final class PeopleWrites {
         p.githubUserId(), p.githubLogin(), deletedAt, deactivatedBy, p.createdAt(), now);
   }
 
-  /** Whether a slug carries history that a rename must not take over (MODERATION.md → Slugs). */
+  /** Whether a slug carries history that a rename must not take over (docs/community-api.md → PATCH /api/people/:slug). */
   public static boolean slugHasHistory(PublicState state, String slug) {
     String lower = slug.toLowerCase();
     return !state.findKeys(Sheet.SPAM_PURGES, "slug", lower).isEmpty()
@@ -101,7 +101,7 @@ public final class PeopleWrites {
     Person updated = with(person, newSlug, fullName, bio, person.deletedAt(), person.deactivatedBy(), ctx.now());
     if (updated.equals(with(person, person.slug(), person.fullName(), person.bio(), person.deletedAt(),
         person.deactivatedBy(), ctx.now())) && changes.isEmpty()) {
-      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> personReply(s, person.id())));
+      return Future.succeededFuture(WritePlan.noChange(s -> personReply(s, person.id())));
     }
     changes.add(RecordChange.put(Sheet.PEOPLE, newSlug, updated));
     return Future.succeededFuture(new WritePlan(changes, null,
@@ -173,7 +173,7 @@ public final class PeopleWrites {
       return Rules.refuse(ApiError.notFound());
     }
     if (person.isDeactivated()) {
-      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> personReply(s, person.id())));
+      return Future.succeededFuture(WritePlan.noChange(s -> personReply(s, person.id())));
     }
     Person hidden = with(person, person.slug(), person.fullName(), person.bio(), ctx.now(), self ? "self" : "staff", ctx.now());
     return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, person.slug(), hidden)), null,
@@ -189,7 +189,7 @@ public final class PeopleWrites {
       return Rules.refuse(ApiError.notFound());
     }
     if (!person.isDeactivated()) {
-      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> personReply(s, person.id())));
+      return Future.succeededFuture(WritePlan.noChange(s -> personReply(s, person.id())));
     }
     if (!staff && "moderation".equals(person.deactivatedBy())) {
       return Rules.refuse(ApiError.forbidden("A member hidden by moderation cannot reactivate themselves"));

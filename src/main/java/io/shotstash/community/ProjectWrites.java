@@ -163,7 +163,7 @@ public final class ProjectWrites {
     return inProject(ctx, cmd, (me, project) -> {
       PublicState state = ctx.state();
       if (membership(state, project, me).isPresent()) {
-        return Future.succeededFuture(new WritePlan(List.of(), null, null,
+        return Future.succeededFuture(WritePlan.noChange(
             s -> reply("membership", CommunityViews.membership(s, membership(s, project, me).orElseThrow()))));
       }
       ProjectMembership m = new ProjectMembership(project.id(), me.id(), project.slug(), me.slug(), null, false, ctx.now());
@@ -178,7 +178,7 @@ public final class ProjectWrites {
       PublicState state = ctx.state();
       Optional<ProjectMembership> mine = membership(state, project, me);
       if (mine.isEmpty()) {
-        return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> reply("left", false)));
+        return Future.succeededFuture(WritePlan.noChange(s -> reply("left", false)));
       }
       if (mine.get().isMaintainer()) {
         long maintainers = state.find(Sheet.PROJECT_MEMBERSHIPS, "projectId", project.id(), ProjectMembership.class)
@@ -301,7 +301,7 @@ public final class ProjectWrites {
       TagAssignment a = new TagAssignment(t.tag.id(), t.type, t.id);
       String key = RecordKeys.tagAssignment(a);
       if (ctx.state().get(Sheet.TAG_ASSIGNMENTS, key, TagAssignment.class) != null) {
-        return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> reply("assigned", true)));
+        return Future.succeededFuture(WritePlan.noChange(s -> reply("assigned", true)));
       }
       return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.TAG_ASSIGNMENTS, key, a)), null,
           message(cmd, ASSIGN_TAG, t.type, t.id, t.slug, t.tag.namespace() + "/" + t.tag.slug()), s -> reply("assigned", true)));
@@ -312,7 +312,7 @@ public final class ProjectWrites {
     return tagTarget(ctx, cmd).compose(t -> {
       String key = RecordKeys.tagAssignment(new TagAssignment(t.tag.id(), t.type, t.id));
       if (ctx.state().get(Sheet.TAG_ASSIGNMENTS, key, TagAssignment.class) == null) {
-        return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> reply("assigned", false)));
+        return Future.succeededFuture(WritePlan.noChange(s -> reply("assigned", false)));
       }
       return Future.succeededFuture(new WritePlan(List.of(RecordChange.delete(Sheet.TAG_ASSIGNMENTS, key)), null,
           message(cmd, UNASSIGN_TAG, t.type, t.id, t.slug, t.tag.namespace() + "/" + t.tag.slug()), s -> reply("assigned", false)));

@@ -170,7 +170,7 @@ public final class Database {
    * the disk, so a crash of PostgreSQL (not of the app) may forget the last few hundred milliseconds
    * of its commits, never part of one and never out of order: a later durable commit flushes them
    * too. Only for writes whose loss a crash may undo without harm: the job queue's claims, lease
-   * moves and progress (PIPELINE.md; docs/operations.md says what a crash of PostgreSQL can undo).
+   * moves and progress (docs/worker-contract.md; docs/operations.md says what a crash of PostgreSQL can undo).
    * Close them when the instance stops.
    */
   public record QueuePools(Pool durable, Pool asyncCommits) {

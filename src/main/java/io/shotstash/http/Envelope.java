@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The response shape of every {@code /api} route but the worker contract (MODERATION.md →
+ * The response shape of every {@code /api} route but the worker contract (docs/api.md →
  * Conventions): {@code {success, data, metadata}} or {@code {success: false, error, metadata}}.
  */
 public final class Envelope {

@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * GitHub sign-in (DATA.md → Sessions): {@code GET /api/auth/github/start} and
+ * GitHub sign-in (docs/api.md → GitHub sign-in): {@code GET /api/auth/github/start} and
  * {@code GET /api/auth/github/callback}, OAuth with state and PKCE (S256).
  *
  * <p>The state is 32 random bytes. Only its SHA-256 is stored, with the PKCE verifier and the return

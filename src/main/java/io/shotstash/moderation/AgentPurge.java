@@ -73,7 +73,7 @@ final class AgentPurge {
     WritePlan full = PurgeWrite.plan(ctx, cmd, target, "agent-" + agent.slug(), agent.grantId(), reason, flags,
         evidence, List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote)));
     if (p.getBoolean("dryRun", false)) {
-      return new WritePlan(List.of(), null, null, s -> full.reply().apply(s).put("dryRun", true));
+      return WritePlan.noChange(s -> full.reply().apply(s).put("dryRun", true));
     }
     return new WritePlan(full.changes(), full.privateWork(), full.message(), s -> full.reply().apply(s).put("dryRun", false),
         full.orphanedBlobs());

@@ -44,13 +44,13 @@ public final class ModerationViews {
     return new JsonObject().put("kind", e.isAgent() ? "agent" : "human").put("verdict", e.verdict())
         .put("reasoning", e.reasoning()).put("flags", new JsonArray(e.flags()))
         .put("voter", voter(state, e.voterSlug()))
-        .put("evaluatedAt", e.evaluatedAt() == null ? null : e.evaluatedAt().toString());
+        .put("evaluatedAt", iso(e.evaluatedAt()));
   }
 
   /** latestVote on a roster row: a human's vote. */
   public static JsonObject latestVote(PublicState state, PersonEvaluation e) {
     return new JsonObject().put("verdict", e.verdict()).put("voter", voter(state, e.voterSlug()))
-        .put("evaluatedAt", e.evaluatedAt() == null ? null : e.evaluatedAt().toString());
+        .put("evaluatedAt", iso(e.evaluatedAt()));
   }
 
   /** stagedVote: an agent's vote while no human has voted; counts = the agent still holds an active grant. */
@@ -58,7 +58,7 @@ public final class ModerationViews {
     return new JsonObject().put("verdict", e.verdict()).put("agent", voter(state, e.voterSlug()))
         .put("reasoning", e.reasoning())
         .put("flags", new JsonArray(e.flags().stream().filter(f -> !"agent".equals(f)).toList()))
-        .put("evaluatedAt", e.evaluatedAt() == null ? null : e.evaluatedAt().toString()).put("counts", counts);
+        .put("evaluatedAt", iso(e.evaluatedAt())).put("counts", counts);
   }
 
   // ---- the roster ----

@@ -252,7 +252,7 @@ public final class ModerationWrites {
     }
     int count = withdrawn;
     if (changes.isEmpty()) {
-      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> new JsonObject().put("withdrawn", 0)));
+      return Future.succeededFuture(WritePlan.noChange(s -> new JsonObject().put("withdrawn", 0)));
     }
     CommitMessage msg = Attribution.actorTrailers(message(cmd, WITHDRAW, agent, "withdrew " + count + " votes"), cmd.actor())
         .build();
@@ -271,8 +271,7 @@ public final class ModerationWrites {
       return refuse(ApiError.notFound());
     }
     if (record.unblockedAt() != null) {
-      return Future.succeededFuture(new WritePlan(List.of(), null, null,
-          s -> new JsonObject().put("purge", SpamPurgeView.json(record))));
+      return Future.succeededFuture(WritePlan.noChange(s -> new JsonObject().put("purge", SpamPurgeView.json(record))));
     }
     SpamPurge unblocked = new SpamPurge(record.id(), record.personId(), record.slug(), record.fullName(),
         record.githubUserId(), record.githubLogin(), record.by(), record.grantId(), record.reason(), record.flags(),
@@ -291,12 +290,12 @@ public final class ModerationWrites {
     }
     Person target = state.personBySlug(cmd.params().getString("slug")).orElse(null);
     if (target == null) {
-      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> new JsonObject().put("purged", false)));
+      return Future.succeededFuture(WritePlan.noChange(s -> new JsonObject().put("purged", false)));
     }
     return activeAgentSlugs(ctx).map(active -> {
       Instant after = AccountVotes.of(state, target).purgeAfter(active);
       if (after == null || after.isAfter(ctx.now())) {
-        return new WritePlan(List.of(), null, null, s -> new JsonObject().put("purged", false));
+        return WritePlan.noChange(s -> new JsonObject().put("purged", false));
       }
       WritePlan plan = PurgeWrite.plan(ctx, cmd, target, "scheduled", null,
           "Scheduled purge: every deciding vote was spam for three days", List.of(), List.of(), List.of());

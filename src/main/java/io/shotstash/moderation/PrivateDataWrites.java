@@ -61,7 +61,7 @@ public final class PrivateDataWrites {
         JsonObject result = new JsonObject().put("applied", apply).put("orphanPeople", orphans.size())
             .put("profiles", all.<Integer>resultAt(0)).put("legacyPasswords", all.<Integer>resultAt(1))
             .put("claimRequests", 0).put("sessions", all.<Integer>resultAt(2));
-        return new WritePlan(List.of(), null, null, s -> result);
+        return WritePlan.noChange(s -> result);
       });
     });
   }

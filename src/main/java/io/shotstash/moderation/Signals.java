@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Row-local facts about a member (MODERATION.md → Roster signals), never machine verdicts.
+ * Row-local facts about a member (docs/moderation-api.md → Signals), never machine verdicts.
  * Negative signals count toward attention; informational ones do not. Order is fixed. Pure.
  */
 public final class Signals {

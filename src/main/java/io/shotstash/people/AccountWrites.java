@@ -136,7 +136,7 @@ public final class AccountWrites {
       }
       JsonObject unchanged = new JsonObject().put("person", PersonView.staffJson(target, null));
       if (target.level() == level) {
-        return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> unchanged));
+        return Future.succeededFuture(WritePlan.noChange(s -> unchanged));
       }
       Optional<AccountProtection.Refusal> lastAdministrator = AccountProtection.levelChange(target, level,
           state.countActive(AccountLevel.ADMINISTRATOR));

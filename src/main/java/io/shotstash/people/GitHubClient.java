@@ -38,7 +38,7 @@ public final class GitHubClient {
 
   /** What GitHub says about the signed-in account. */
   public record User(long id, String login, String name, Instant createdAt, int publicRepos, int followers) {
-    /** The private profile's {@code github} facts (DATA.md → Private data). */
+    /** The private profile's {@code github} facts (docs/api.md → GitHub sign-in). */
     public JsonObject facts(Instant checkedAt) {
       return new JsonObject().put("login", login)
           .put("accountCreatedAt", createdAt == null ? null : createdAt.toString())

@@ -102,7 +102,7 @@ public final class GitHubSignup {
     Optional<Person> existing = linked(state, githubUserId);
     if (existing.isPresent()) {
       String id = existing.get().id();
-      return Future.succeededFuture(new WritePlan(List.of(), null, null, s -> reply(s, id, null, false)));
+      return Future.succeededFuture(WritePlan.noChange(s -> reply(s, id, null, false)));
     }
     String slug = OAuthRules.slugFromLogin(login, s -> PersonRules.slugTaken(state, s));
     String fullName = OAuthRules.fullNameFrom(p.getString("name"), login);

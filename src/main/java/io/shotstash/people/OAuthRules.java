@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * The pure rules of GitHub sign-in: the PKCE challenge (RFC 7636, S256), the authorize URL, which
  * {@code return} paths may be followed, the slug and name a new member gets from GitHub, and which
- * spam-purges record blocks a GitHub account (MODERATION.md → spam-purges record).
+ * spam-purges record blocks a GitHub account (docs/api.md → GitHub sign-in).
  */
 public final class OAuthRules {
   /** RFC 7636 §4.1: 43..128 unreserved characters. */
@@ -95,7 +95,7 @@ public final class OAuthRules {
    * A new member's slug from their GitHub login: lower-cased, other characters to dashes (runs
    * collapsed, none at either end), cut to 50. When that is not a valid slug, is reserved or is
    * {@code taken}, the first of {@code -2}, {@code -3}, ... that is free. A slug freed by a purge
-   * is not taken (MODERATION.md → Slugs: a sign-up may reuse it).
+   * is not taken (docs/moderation-api.md → Votes belong to one account: a sign-up may reuse it).
    */
   public static String slugFromLogin(String login, Predicate<String> taken) {
     String base = (login == null ? "" : login).toLowerCase(Locale.ROOT)

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** The rules for a person's slug, name, email and password (DATA.md → Slugs). Pure. */
+/** The rules for a person's slug, name, email and password (docs/api.md → First run). Pure. */
 public final class PersonRules {
   public static final Pattern SLUG = Pattern.compile("^[a-z0-9][a-z0-9-]{1,49}$");
   private static final Pattern EMAIL = Pattern.compile("^[^@\\s]{1,64}@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$");

@@ -1,8 +1,9 @@
 package io.shotstash.people;
 
+import static io.shotstash.bus.Json.iso;
+
 import io.shotstash.publicdata.records.Person;
 import io.vertx.core.json.JsonObject;
-import java.time.Instant;
 
 /** The JSON a person is shown as. Staff see the private and moderation fields; others do not. */
 public final class PersonView {
@@ -34,9 +35,5 @@ public final class PersonView {
   /** The signed-in person's own view of themselves. */
   public static JsonObject selfJson(Person p, String email) {
     return staffJson(p, email);
-  }
-
-  static String iso(Instant t) {
-    return t == null ? null : t.toString();
   }
 }

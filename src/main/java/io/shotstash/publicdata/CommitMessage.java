@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A commit message of the public data repository (DATA.md → Commits): a subject
+ * A commit message of the public data repository (docs/public-data.md → Commit shape): a subject
  * ({@code <actor-slug>: <METHOD> <path>}, or {@code system: <what>}), an optional body and git
  * trailers. Trailer values never contain a line break. The body is free text (a vote's reasoning, a
  * purge or unblock reason), so every line of it is indented by {@link #BODY_INDENT}: {@code git log

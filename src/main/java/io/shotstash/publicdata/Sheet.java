@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The sheets of the public data repository (gitsheets layout, DATA.md): each record of a sheet is
+ * The sheets of the public data repository (gitsheets layout, docs/public-data.md → Layout): each record of a sheet is
  * the file {@code <sheet>/<key><extension>}, where the key is the sheet's path template rendered
  * for that record. Each sheet also names the indexes {@link PublicState} keeps for it.
  */

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
-/** Slug rules for projects, buzz and tags (DATA.md → Slugs), and making one from a title. Pure. */
+/** Slug rules for projects, buzz and tags (docs/community-api.md → Common rules), and making one from a title. Pure. */
 public final class Slugs {
   public static final Pattern PROJECT = Pattern.compile("^[a-z0-9][a-z0-9-_]{1,79}$");
   public static final Pattern BUZZ = Pattern.compile("^[a-z0-9][a-z0-9-]{1,99}$");

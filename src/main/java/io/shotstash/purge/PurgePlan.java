@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What purging a person deletes from the public records (MODERATION.md → Purge), worked out from
+ * What purging a person deletes from the public records (docs/moderation-api.md → What one purge does), worked out from
  * the state alone. Pure: the staff purge, the agent purge and the scheduled purge all use it, and
  * the agent rules read {@link #sharedProjects()} and {@link #deletedPaths()} from it.
  *
