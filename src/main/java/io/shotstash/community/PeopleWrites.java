@@ -1,11 +1,9 @@
 package io.shotstash.community;
 
 import io.shotstash.auth.Actor;
-import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
 import io.shotstash.people.AccountProtection;
 import io.shotstash.people.PersonView;
-import io.shotstash.people.PrivateSql;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
@@ -16,7 +14,6 @@ import io.shotstash.publicdata.records.HelpWantedInterest;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.ProjectMembership;
-import io.shotstash.publicdata.records.SpamPurge;
 import io.shotstash.publicdata.write.Attribution;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.publicdata.write.WriteContext;
@@ -25,15 +22,11 @@ import io.shotstash.publicdata.write.WritePlan;
 import io.shotstash.purge.AccountVotes;
 import io.shotstash.purge.PurgeWrite;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * The write rules of a person's own record: edit (name, bio, slug), deactivate and reactivate,
