@@ -1,8 +1,5 @@
 package io.shotstash.publicdata.git;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,12 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import org.eclipse.jgit.api.Git;
@@ -82,7 +77,7 @@ public final class DataRepository implements AutoCloseable {
         if (!Repository.isValidRefName(Constants.R_HEADS + Objects.requireNonNull(branch, "branch"))) {
             throw new IllegalArgumentException("invalid branch name: " + branch);
         }
-        Map<String, PathChange> sheetFiles = sheetFiles(sheetTemplates);
+        Map<String, PathChange> sheetFiles = SheetConfig.files(sheetTemplates);
         Repository repo = isMissingOrEmpty(dir) ? initBare(dir, branch) : openBare(dir);
         DataRepository data = new DataRepository(repo, branch);
         try {
@@ -195,7 +190,7 @@ public final class DataRepository implements AutoCloseable {
                     if (isBlob(files.getRawMode(0)) && name.endsWith(".toml")) {
                         String sheet = name.substring(0, name.length() - ".toml".length());
                         String toml = new String(readBlob(reader, files.getObjectId(0)), StandardCharsets.UTF_8);
-                        putSheet(templates, sheet, parseSheetFile(sheet, toml));
+                        SheetConfig.read(templates, sheet, toml);
                     }
                 }
             }
@@ -303,38 +298,6 @@ public final class DataRepository implements AutoCloseable {
         }
     }
 
-    // ---------------------------------------------------------------- sheet configuration
-
-    /** The {@code .gitsheets/<sheet>.toml} file for each sheet, validated, in sheet-name order. */
-    private static Map<String, PathChange> sheetFiles(Map<String, String> sheetTemplates) {
-        Map<String, PathChange> files = new LinkedHashMap<>();
-        new TreeMap<>(Objects.requireNonNull(sheetTemplates, "sheetTemplates")).forEach((sheet, template) -> {
-            String path = SHEETS_FOLDER + "/" + sheet + ".toml";
-            if (sheet.isEmpty() || sheet.contains("/")) {
-                throw new IllegalArgumentException("invalid sheet name: '" + sheet + "'");
-            }
-            files.put(path, PathChange.put(path, sheetConfig(sheet, template).getBytes(StandardCharsets.UTF_8)));
-        });
-        return files;
-    }
-
-    /** The exact configuration file for a sheet; values are TOML literal (single-quoted) strings. */
-    static String sheetConfig(String sheet, String template) {
-        requireLiteralStringSafe(sheet);
-        requireLiteralStringSafe(Objects.requireNonNull(template, "template of " + sheet));
-        return "[gitsheet]\nroot = '" + sheet + "'\npath = '" + template + "'\n";
-    }
-
-    /** A TOML literal string cannot contain a single quote or control characters other than tab. */
-    private static void requireLiteralStringSafe(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '\'' || c == 0x7f || (c < 0x20 && c != '\t')) {
-                throw new IllegalArgumentException("cannot store in a TOML literal string: '" + value + "'");
-            }
-        }
-    }
-
     private void addMissingSheetFiles(Map<String, PathChange> sheetFiles, PersonIdent systemIdent) {
         ObjectId head = head();
         List<PathChange> missing = new ArrayList<>();
@@ -354,49 +317,6 @@ public final class DataRepository implements AutoCloseable {
                 throw new IllegalStateException(refName + " moved while adding sheet configuration");
             }
         }
-    }
-
-    private static Map<String, String> parseSheetFile(String sheet, String toml) {
-        try {
-            return parseGitsheetSection(toml);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(SHEETS_FOLDER + "/" + sheet + ".toml: " + e.getMessage(), e);
-        }
-    }
-
-    private static void putSheet(Map<String, String> templates, String sheet, Map<String, String> config) {
-        String path = config.get("path");
-        if (path == null) {
-            throw new IllegalStateException(SHEETS_FOLDER + "/" + sheet + ".toml has no [gitsheet] path");
-        }
-        templates.put(config.getOrDefault("root", sheet), path);
-    }
-
-    /**
-     * The string values of the {@code [gitsheet]} table of a sheet file, read with Jackson's TOML
-     * parser; other values (sub-tables such as {@code [gitsheet.fields]}, numbers) are ignored.
-     *
-     * @throws IllegalArgumentException if {@code toml} is not valid TOML
-     */
-    static Map<String, String> parseGitsheetSection(String toml) {
-        JsonNode gitsheet;
-        try {
-            gitsheet = SheetToml.MAPPER.readTree(toml).path("gitsheet");
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not valid TOML: " + e.getOriginalMessage(), e);
-        }
-        Map<String, String> values = new HashMap<>();
-        for (Map.Entry<String, JsonNode> entry : gitsheet.properties()) {
-            if (entry.getValue().isTextual()) {
-                values.put(entry.getKey(), entry.getValue().textValue());
-            }
-        }
-        return values;
-    }
-
-    /** Made on first use: only reading the sheet configuration needs it. */
-    private static final class SheetToml {
-        static final TomlMapper MAPPER = new TomlMapper();
     }
 
     // ---------------------------------------------------------------- object access

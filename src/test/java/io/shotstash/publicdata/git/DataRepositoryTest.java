@@ -185,9 +185,9 @@ class DataRepositoryTest {
 
     @Test
     void parseGitsheetSectionReadsOnlyTheGitsheetTable() {
-        assertThat(DataRepository.parseGitsheetSection("[other]\nroot = 'x'\n[ gitsheet ]\n'root' = 'a'\npath='b/${c}'\n"))
+        assertThat(SheetConfig.parseGitsheetSection("[other]\nroot = 'x'\n[ gitsheet ]\n'root' = 'a'\npath='b/${c}'\n"))
                 .containsOnly(Map.entry("root", "a"), Map.entry("path", "b/${c}"));
-        assertThat(DataRepository.parseGitsheetSection("[gitsheet]\r\npath = \"say \\\"hi\\\"\"\r\n"))
+        assertThat(SheetConfig.parseGitsheetSection("[gitsheet]\r\npath = \"say \\\"hi\\\"\"\r\n"))
                 .containsOnly(Map.entry("path", "say \"hi\""));
     }
 
