@@ -287,7 +287,8 @@ public final class WorkerLoop extends VerticleBase {
     log.info("Claimed job {} (attempt {} of {}): {} of {} bytes", job.id(), job.attempt(), job.maxAttempts(),
         job.input().mimeType(), job.input().size());
     Path input = dir.resolve("input");
-    long watchdog = vertx.setPeriodic(watchdogTick(), id -> watch(run, input));
+    IdleWatchdog idle = new IdleWatchdog(vertx, settings.idle());
+    long watchdog = vertx.setPeriodic(idle.tick(), id -> idle.watch(run, input));
     return processor.process(run, input)
         .transform(ar -> settle(run, ar))
         .eventually(() -> {
@@ -355,41 +356,6 @@ public final class WorkerLoop extends VerticleBase {
         .onFailure(err -> log.warn("Could not release job {} ({}); the app requeues it when its lease expires", job.id(),
             WorkerCallException.from(err).getMessage()))
         .otherwiseEmpty();
-  }
-
-  // ---- the watchdog ----
-
-  private long watchdogTick() {
-    return Math.max(100, Math.min(5_000, settings.idle().toMillis() / 4));
-  }
-
-  /** Fails a job that moved no bytes and no encoding position for {@code idle}; delivery is governed by the claim instead. */
-  private void watch(JobRun run, Path input) {
-    if (run.stopped() || run.stage() == JobRun.Stage.DELIVERING) {
-      return;
-    }
-    if (run.stage() == JobRun.Stage.DOWNLOADING) {
-      vertx.fileSystem().props(input.toString()).onComplete(ar -> {
-        if (ar.succeeded() && ar.result().size() > run.downloadedBytes) {
-          run.downloadedBytes = ar.result().size();
-          run.touch(now());
-        }
-        checkIdle(run);
-      });
-      return;
-    }
-    checkIdle(run);
-  }
-
-  private void checkIdle(JobRun run) {
-    if (run.stopped() || run.stage() == JobRun.Stage.DELIVERING) {
-      return;
-    }
-    if (now() - run.lastActivity() >= settings.idle().toMillis()) {
-      log.warn("Job {}: no progress for {} while {}; giving up on this attempt", run.job.id(), seconds(settings.idle()),
-          run.stage().name().toLowerCase(java.util.Locale.ROOT));
-      run.stop(JobRun.Stop.IDLE, "idle");
-    }
   }
 
   // ---- status ----
