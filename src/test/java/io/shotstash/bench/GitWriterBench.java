@@ -38,10 +38,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -178,7 +176,7 @@ public final class GitWriterBench {
     System.out.println();
     System.out.println(report);
     if (!options.out().toString().equals("-")) {
-      Report.replaceSection(options.out(), SECTION, report);
+      BenchSupport.replaceSection(options.out(), SECTION, report);
       System.out.println("Wrote the section '" + SECTION + "' of " + options.out());
     }
     System.exit(0); // Vert.x and JGit leave non-daemon threads behind
@@ -1304,48 +1302,6 @@ public final class GitWriterBench {
         md.append("\n");
       }
       return md.toString();
-    }
-
-    /** Replaces this benchmark's `## ` section (up to the next `## ` heading), or appends it; other sections stay. */
-    static void replaceSection(Path file, String heading, String section) throws IOException {
-      String text = Files.exists(file) ? Files.readString(file)
-          : "# Benchmarks\n\nMeasured figures, each with its machine, its command and the date"
-              + " (TESTING.md → Benchmarks; `bench/README.md` says how to run each).\n";
-      List<String> lines = new ArrayList<>(text.lines().toList());
-      int start = -1;
-      for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).strip().equals(heading)) {
-          start = i;
-          break;
-        }
-      }
-      String body = section.endsWith("\n") ? section : section + "\n";
-      StringBuilder out = new StringBuilder();
-      if (start < 0) {
-        out.append(text.endsWith("\n") ? text : text + "\n").append("\n").append(body);
-      } else {
-        int end = lines.size();
-        for (int i = start + 1; i < lines.size(); i++) {
-          if (lines.get(i).startsWith("## ")) {
-            end = i;
-            break;
-          }
-        }
-        for (int i = 0; i < start; i++) {
-          out.append(lines.get(i)).append("\n");
-        }
-        out.append(body);
-        if (end < lines.size()) {
-          out.append("\n");
-          for (int i = end; i < lines.size(); i++) {
-            out.append(lines.get(i)).append("\n");
-          }
-        }
-      }
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      Files.writeString(tmp, out.toString(), StandardCharsets.UTF_8);
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
   }
 }
