@@ -2,19 +2,16 @@ package io.shotstash.http.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.bus.Addresses;
-import io.shotstash.bus.Requests;
 import io.shotstash.db.Database;
-import io.shotstash.pipeline.QueueActions;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawUpload;
 import io.shotstash.testing.SmallDisk;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -63,23 +60,8 @@ class FullDiskOutputTest {
     disk.free();
   }
 
-  record Claimed(ContractWorker worker, String fileId, String id, String claim) {}
-
   static Claimed claimed() {
-    String name = "full-disk-" + UUID.randomUUID().toString().substring(0, 8);
-    String kind = "test/" + name;
-    ContractWorker w = new ContractWorker(app, BOOT, ContractWorker.manifest(name, kind));
-    assertThat(w.register().status()).isEqualTo(201);
-    HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
-        .sendBuffer(Buffer.buffer("not really a video")).await();
-    assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
-    String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
-    Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.ENQUEUE,
-        new JsonObject().put("fileId", fileId).put("kind", kind)).await();
-    Answer next = w.next();
-    assertThat(next.status()).as(next.toString()).isEqualTo(200);
-    return new Claimed(w, fileId, next.job().getString("id"), next.job().getString("claimToken"));
+    return Claimed.fresh(app, BOOT, admin, folder, "full-disk-" + UUID.randomUUID().toString().substring(0, 8));
   }
 
   static List<Path> list(String folder) throws IOException {

@@ -3,12 +3,10 @@ package io.shotstash.http.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.shotstash.bus.Addresses;
-import io.shotstash.bus.Requests;
-import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.OutputRules;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
@@ -19,7 +17,6 @@ import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,23 +56,8 @@ class WorkerOutputLimitTest {
     app.close();
   }
 
-  record Claimed(ContractWorker worker, String id, String claim) {}
-
   static Claimed claimed(String base) {
-    String name = base + "-" + COUNTER.incrementAndGet();
-    String kind = "test/" + name;
-    ContractWorker w = new ContractWorker(app, BOOT, ContractWorker.manifest(name, kind));
-    assertThat(w.register().status()).isEqualTo(201);
-    HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
-        .sendBuffer(Buffer.buffer("not really a video")).await();
-    assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
-    String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
-    Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.ENQUEUE,
-        new JsonObject().put("fileId", fileId).put("kind", kind)).await();
-    Answer next = w.next();
-    assertThat(next.status()).as(next.toString()).isEqualTo(200);
-    return new Claimed(w, next.job().getString("id"), next.job().getString("claimToken"));
+    return Claimed.fresh(app, BOOT, admin, folder, base + "-" + COUNTER.incrementAndGet());
   }
 
   static List<Path> list(String folder) throws IOException {
