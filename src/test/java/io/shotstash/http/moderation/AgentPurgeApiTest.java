@@ -8,11 +8,12 @@ import static io.shotstash.http.moderation.ModerationHarness.invalid;
 import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.now;
+import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.purgeBody;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
+import static io.shotstash.http.moderation.ModerationHarness.assertTrailers;
 import static io.shotstash.http.moderation.ModerationHarness.strings;
 import static io.shotstash.http.moderation.ModerationHarness.trailer;
-import static io.shotstash.http.moderation.ModerationHarness.trailerValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.auth.Ids;
@@ -484,15 +485,9 @@ class AgentPurgeApiTest {
     assertThat(c.getAuthorIdent().getEmailAddress()).isEqualTo("pr-real" + ModerationHarness.NOREPLY);
     assertThat(c.getShortMessage()).isEqualTo("pr-real: POST /api/admin/members/spammer/purge");
     assertThat(c.getFullMessage()).contains(reason);
-    assertThat(trailerValue(c, "Action")).isEqualTo("person.purge");
-    assertThat(trailerValue(c, "Subject-Type")).isEqualTo("person");
-    assertThat(trailerValue(c, "Subject-Id")).isEqualTo(spammerId);
-    assertThat(trailerValue(c, "Subject-Slug")).isEqualTo("spammer");
-    assertThat(trailerValue(c, "Actor-Slug")).isEqualTo("pr-real");
-    assertThat(trailerValue(c, "Actor-Kind")).isEqualTo("agent");
-    assertThat(trailerValue(c, "Actor-Account-Level")).isEqualTo("user");
-    assertThat(trailerValue(c, "Grant-Id")).isEqualTo(agent.grantId());
-    assertThat(trailerValue(c, "Purge-Id")).isEqualTo(purgeId);
+    assertTrailers(c, "Action", "person.purge", "Subject-Type", "person", "Subject-Id", spammerId,
+        "Subject-Slug", "spammer", "Actor-Slug", "pr-real", "Actor-Kind", "agent",
+        "Actor-Account-Level", "user", "Grant-Id", agent.grantId(), "Purge-Id", purgeId);
     assertThat(trailer(c, "Evidence")).containsExactly("people/spammer.toml#bio", "projects/pill-shop.toml#summary",
         "project-updates/pill-shop/1.toml", "project-buzz/pill-shop/pills-news.toml",
         "help-wanted-roles/pill-shop/" + roleId + ".toml");
@@ -598,10 +593,7 @@ class AgentPurgeApiTest {
   @Test
   void tenConcurrentPurgesWithAnAllowanceOfFiveLetExactlyFiveThrough() {
     Instant now = now();
-    Person[] members = new Person[11];
-    for (int i = 0; i < members.length; i++) {
-      members[i] = newMember(String.format("cc-%02d", i + 1), SPAM_BIO, now);
-    }
+    Person[] members = numberedMembers("cc", 11, SPAM_BIO, now);
     h.seed(members);
     Agent agent = purger("pr-conc");
     List<Future<HttpResponse<Buffer>>> sent = new ArrayList<>();

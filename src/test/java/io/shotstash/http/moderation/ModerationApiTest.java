@@ -8,9 +8,11 @@ import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.notFound;
 import static io.shotstash.http.moderation.ModerationHarness.now;
+import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.ok;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
 import static io.shotstash.http.moderation.ModerationHarness.slugs;
+import static io.shotstash.http.moderation.ModerationHarness.assertTrailers;
 import static io.shotstash.http.moderation.ModerationHarness.strings;
 import static io.shotstash.http.moderation.ModerationHarness.trailerValue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -665,13 +667,8 @@ class ModerationApiTest {
     assertThat(c.getAuthorIdent().getEmailAddress()).isEqualTo("stf" + ModerationHarness.NOREPLY);
     assertThat(c.getCommitterIdent().getEmailAddress()).isEqualTo("stf" + ModerationHarness.NOREPLY);
     assertThat(c.getShortMessage()).isEqualTo("stf: POST /api/admin/members/hv-one/vote");
-    assertThat(trailerValue(c, "Action")).isEqualTo("moderation.vote");
-    assertThat(trailerValue(c, "Subject-Type")).isEqualTo("person");
-    assertThat(trailerValue(c, "Subject-Id")).isEqualTo(id);
-    assertThat(trailerValue(c, "Subject-Slug")).isEqualTo("hv-one");
-    assertThat(trailerValue(c, "Actor-Slug")).isEqualTo("stf");
-    assertThat(trailerValue(c, "Actor-Kind")).isEqualTo("human");
-    assertThat(trailerValue(c, "Actor-Account-Level")).isEqualTo("staff");
+    assertTrailers(c, "Action", "moderation.vote", "Subject-Type", "person", "Subject-Id", id,
+        "Subject-Slug", "hv-one", "Actor-Slug", "stf", "Actor-Kind", "human", "Actor-Account-Level", "staff");
     assertThat(ModerationHarness.trailer(c, "Grant-Id")).isEmpty();
     assertThat(c.getFullMessage()).doesNotContain("@example.org");
 
@@ -877,10 +874,7 @@ class ModerationApiTest {
   @Test
   void rule4AtMostTwentySpamVotesADay() {
     Instant joined = now().minus(Duration.ofHours(1));
-    Person[] members = new Person[21];
-    for (int i = 0; i < members.length; i++) {
-      members[i] = newMember(String.format("cnt-%02d", i + 1), "bio", joined);
-    }
+    Person[] members = numberedMembers("cnt", 21, "bio", joined);
     h.seed(members);
     Agent counter = h.grantTo(admin, "counter", "moderation:vote");
     for (int i = 0; i < 20; i++) {
@@ -900,10 +894,7 @@ class ModerationApiTest {
   @Test
   void concurrentSpamVotesNeverPassTheDailyAllowance() {
     Instant joined = now().minus(Duration.ofHours(1));
-    Person[] members = new Person[25];
-    for (int i = 0; i < members.length; i++) {
-      members[i] = newMember(String.format("race-%02d", i + 1), "bio", joined);
-    }
+    Person[] members = numberedMembers("race", 25, "bio", joined);
     h.seed(members);
     Agent bot = h.grantTo(admin, "race-bot", "moderation:vote");
     List<Future<HttpResponse<Buffer>>> sent = new ArrayList<>();

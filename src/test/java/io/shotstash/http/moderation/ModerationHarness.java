@@ -224,6 +224,15 @@ final class ModerationHarness extends DataApi {
         createdAt, createdAt);
   }
 
+  /** Members {@code <prefix>-01} to {@code <prefix>-<count>} (see {@link #newMember}), all created at {@code createdAt}. */
+  static Person[] numberedMembers(String prefix, int count, String bio, Instant createdAt) {
+    Person[] members = new Person[count];
+    for (int i = 0; i < count; i++) {
+      members[i] = newMember(String.format("%s-%02d", prefix, i + 1), bio, createdAt);
+    }
+    return members;
+  }
+
   static Person withCreatedAt(Person p, Instant createdAt) {
     return new Person(p.id(), p.legacyId(), p.slug(), p.fullName(), p.bio(), p.avatarKey(), p.accountLevel(), p.agent(),
         p.githubUserId(), p.githubLogin(), p.deletedAt(), p.deactivatedBy(), createdAt, p.updatedAt());
@@ -294,6 +303,13 @@ final class ModerationHarness extends DataApi {
       }
     }
     return out;
+  }
+
+  /** Asserts the single value of each trailer named, in pairs: {@code "Action", "person.purge", "Actor-Kind", "agent"}. */
+  static void assertTrailers(RevCommit c, String... keysAndValues) {
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      assertThat(trailerValue(c, keysAndValues[i])).as("trailer " + keysAndValues[i]).isEqualTo(keysAndValues[i + 1]);
+    }
   }
 
   /** The single value of one trailer key. */

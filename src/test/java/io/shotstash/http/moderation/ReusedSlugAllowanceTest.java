@@ -4,6 +4,7 @@ import static io.shotstash.http.moderation.ModerationHarness.data;
 import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.now;
+import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,8 +69,7 @@ class ReusedSlugAllowanceTest {
     Person earlier = new Person(Ids.uuid7(), null, "reborn-bot", "Old Bot", null, null, "user", true, null, null, null,
         null, now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
     List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(earlier)));
-    for (int i = 1; i <= 20; i++) {
-      Person m = newMember(String.format("old-target-%02d", i), "bio", now.minus(Duration.ofHours(2)));
+    for (Person m : numberedMembers("old-target", 20, "bio", now.minus(Duration.ofHours(2)))) {
       changes.add(ModerationHarness.put(m));
       changes.add(ModerationHarness.put(spamVote(m.slug(), "reborn-bot", now.minus(Duration.ofHours(1)))));
     }
@@ -100,8 +100,7 @@ class ReusedSlugAllowanceTest {
     Person agent = new Person(Ids.uuid7(), null, "twice-bot", "Twice Bot", null, null, "user", true, null, null, null,
         null, now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
     List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(agent)));
-    for (int i = 1; i <= 19; i++) {
-      Person m = newMember(String.format("tw-target-%02d", i), "bio", now.minus(Duration.ofHours(2)));
+    for (Person m : numberedMembers("tw-target", 19, "bio", now.minus(Duration.ofHours(2)))) {
       changes.add(ModerationHarness.put(m));
       changes.add(ModerationHarness.put(spamVote(m.slug(), "twice-bot", now.minus(Duration.ofHours(1)))));
     }
