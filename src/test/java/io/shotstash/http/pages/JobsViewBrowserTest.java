@@ -3,6 +3,7 @@ package io.shotstash.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.ContractWorker;
+import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -66,12 +67,7 @@ class JobsViewBrowserTest {
 
   @AfterAll
   static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (app != null) {
-      app.close();
-    }
+    Teardown.closeAll(browser, app);
   }
 
   // ---- seeding through the real APIs ----

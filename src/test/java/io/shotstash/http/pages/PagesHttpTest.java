@@ -2,13 +2,13 @@ package io.shotstash.http.pages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,18 +49,12 @@ class PagesHttpTest {
     staff = app.login("sue-staff", "staff password 123");
     editor = app.login("ed-editor", "editor password 123");
     user = app.login("uli-user", "user password 123");
-    http = WebClient.create(app.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(app.port())
-        .setFollowRedirects(false));
+    http = app.noRedirectClient();
   }
 
   @AfterAll
   static void stop() {
-    if (http != null) {
-      http.close();
-    }
-    if (app != null) {
-      app.close();
-    }
+    Teardown.closeAll(app);
   }
 
   /** A GET as a browser makes it: with the session cookie when {@code session} is not null. */
