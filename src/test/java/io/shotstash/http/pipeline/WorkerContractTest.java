@@ -204,6 +204,15 @@ class WorkerContractTest {
     assertContract(a);
   }
 
+  /** Queues a job of {@code kind} on {@code fileId} and asserts {@code w}'s next call claims that very job. */
+  static void assertNextServes(ContractWorker w, String fileId, String kind) {
+    String jobId = enqueue(fileId, kind).getString("id");
+    Answer next = w.next();
+    assertOk(next, 200);
+    assertThat(next.job().getString("id")).isEqualTo(jobId);
+    assertThat(next.job().getString("kind")).isEqualTo(kind);
+  }
+
   static void assertRefusal(Answer a, int status, String code) {
     assertThat(a.status()).as(a.toString()).isEqualTo(status);
     assertContract(a);
@@ -450,11 +459,7 @@ class WorkerContractTest {
     assertOk(progress, 200);
     assertThat(progress.json().getString("status")).isEqualTo("running");
     // and the new kind is served
-    String jobId = enqueue(upload(bytes(5, 5), "text/plain", "b.txt"), newKind).getString("id");
-    Answer next = w.next();
-    assertOk(next, 200);
-    assertThat(next.job().getString("id")).isEqualTo(jobId);
-    assertThat(next.job().getString("kind")).isEqualTo(newKind);
+    assertNextServes(w, upload(bytes(5, 5), "text/plain", "b.txt"), newKind);
   }
 
   // ---- heartbeat ----
@@ -534,12 +539,7 @@ class WorkerContractTest {
     JsonObject changed = ContractWorker.manifest(w.manifest().getString("name"), oldKind, newKind).put("version", "2.0.0");
     assertOk(w.manifest(changed).heartbeat(), 200);
     // the new kind exists now, so a job of it can be queued, and the worker serves it
-    String fileId = upload(bytes(10, 1), "text/plain", "notes.txt");
-    String jobId = enqueue(fileId, newKind).getString("id");
-    Answer next = w.next();
-    assertOk(next, 200);
-    assertThat(next.job().getString("id")).isEqualTo(jobId);
-    assertThat(next.job().getString("kind")).isEqualTo(newKind);
+    assertNextServes(w, upload(bytes(10, 1), "text/plain", "notes.txt"), newKind);
   }
 
   // ---- next ----
