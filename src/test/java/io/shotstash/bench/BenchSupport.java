@@ -509,6 +509,15 @@ final class BenchSupport {
     Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /** Options in the order given, from pairs of name and value: a benchmark's defaults. */
+  static Map<String, String> options(String... namesAndValues) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      options.put(namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return options;
+  }
+
   static Map<String, String> parseOptions(String[] args, Map<String, String> defaults) {
     Map<String, String> given = new HashMap<>(defaults);
     for (String arg : args) {
