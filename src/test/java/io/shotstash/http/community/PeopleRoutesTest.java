@@ -15,7 +15,6 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.ProjectMembership;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -27,7 +26,6 @@ import java.util.Comparator;
 import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,25 +38,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>The administrator creates every member here, and each creation counts against the 30 writes a
  * minute an account may make: the class stays at about 25; mind that budget when adding tests.
  */
-class PeopleRoutesTest {
-  static TestApp app;
-  static CommunityApi api;
-  static String admin;
+class PeopleRoutesTest extends WithCommunityApp {
   static String staff;
   static String viewer;
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start();
-    api = new CommunityApi(app);
-    admin = app.setupAndLogin();
+  static void members() {
     staff = api.member(admin, "stella", "staff");
     viewer = api.member(admin, "vic", "user");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static JsonArray everyone(String token) {
