@@ -25,7 +25,6 @@ import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.Project;
 import io.shotstash.publicdata.records.ProjectMembership;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -39,7 +38,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -53,12 +51,9 @@ import org.junit.jupiter.api.Test;
  * purge or makes the project shared (rule 6 answers first), so the rule is reachable only with
  * records that disagree with their own file name; the test below builds one in git.
  */
-class AgentPurgeApiTest {
+class AgentPurgeApiTest extends WithModerationApp {
   static final String SPAM_BIO = "Cheap pills, fast delivery, no prescription: visit our pharmacy shop.";
 
-  static TestApp app;
-  static ModerationHarness h;
-  static String admin;
   static String staff;
   /** sp-owner created sp-garden and posted update 1; sp-joiner and jn joined it; jn posted update 2. */
   static String spOwner;
@@ -66,10 +61,7 @@ class AgentPurgeApiTest {
   static String jn;
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start(ModerationHarness.QUIET);
-    h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
+  static void seed() {
     staff = h.member(admin, "stf", "staff");
     h.nudger(staff, "stf");
     spOwner = h.member(admin, "sp-owner", "user");
@@ -85,11 +77,6 @@ class AgentPurgeApiTest {
     assertThat(update.getInteger("number")).isEqualTo(2);
     h.seedAgents("pr-a", "pr-b", "pr-ev", "pr-val", "pr-dry", "pr-real", "pr-plain", "pr-conc", "pr-other",
         "pr-survive", "pr-heir", "pr-race1", "pr-race2", "pr-blank");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static Agent purger(String slug) {

@@ -23,7 +23,6 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -38,7 +37,6 @@ import java.util.List;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -48,10 +46,7 @@ import org.junit.jupiter.api.Test;
  * agents, votes (human and agent, with every agent rule), withdrawing a vote, votes that belong to
  * an earlier account under a reused slug, the agents list and withdraw-votes.
  */
-class ModerationApiTest {
-  static TestApp app;
-  static ModerationHarness h;
-  static String admin;
+class ModerationApiTest extends WithModerationApp {
   static String staff;
   static String staff2;
   static String user;
@@ -66,10 +61,7 @@ class ModerationApiTest {
   static final Instant JAN_10 = Instant.parse("2025-01-10T09:00:00Z");
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start(ModerationHarness.QUIET);
-    h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
+  static void seed() {
     staff = h.member(admin, "stf", "staff");
     staff2 = h.member(admin, "stf2", "staff");
     user = h.member(admin, "usr", "user");
@@ -83,11 +75,6 @@ class ModerationApiTest {
         "blank-bot", "dots-bot");
     reader = h.grantTo(admin, "reader", "moderation:read");
     seedRoster();
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   // ---------------------------------------------------------------- access

@@ -15,7 +15,6 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -23,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -33,23 +31,11 @@ import org.junit.jupiter.api.Test;
  * account under a reused slug leaves no votes or purges to the new one, and an agent's vote on an
  * earlier member account under a reused member slug is ignored like every rule ignores it.
  */
-class ReusedSlugAllowanceTest {
-  static TestApp app;
-  static ModerationHarness h;
-  static String admin;
-
+class ReusedSlugAllowanceTest extends WithModerationApp {
   @BeforeAll
-  static void start() {
-    app = TestApp.start(ModerationHarness.QUIET);
-    h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
+  static void members() {
     String user = h.member(admin, "usr", "user");
     h.nudger(user, "usr");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static PersonEvaluation spamVote(String slug, String agentSlug, Instant at) {
