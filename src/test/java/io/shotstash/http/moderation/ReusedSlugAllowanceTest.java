@@ -48,17 +48,31 @@ class ReusedSlugAllowanceTest extends WithModerationApp {
         null, "Spam", List.of(), List.of(), "0".repeat(40), at, true, null, null);
   }
 
+  /** An agent account made three hours before {@code now}. */
+  private static Person agentAccount(String slug, String fullName, Instant now) {
+    return new Person(Ids.uuid7(), null, slug, fullName, null, null, "user", true, null, null, null, null,
+        now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
+  }
+
+  /**
+   * The agent's record, {@code count} members {@code <prefix>-NN} who joined two hours before
+   * {@code now}, and the agent's spam vote on each an hour before {@code now}.
+   */
+  private static List<RecordChange> withSpamVotes(Person agent, String prefix, int count, Instant now) {
+    List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(agent)));
+    for (Person m : numberedMembers(prefix, count, "bio", now.minus(Duration.ofHours(2)))) {
+      changes.add(ModerationHarness.put(m));
+      changes.add(ModerationHarness.put(spamVote(m.slug(), agent.slug(), now.minus(Duration.ofHours(1)))));
+    }
+    return changes;
+  }
+
   @Test
   void aNewAgentUnderAReusedSlugStartsWithItsOwnAllowancesAndTrackRecord() {
     // an earlier agent account under the slug used up both daily allowances an hour ago
     Instant now = now();
-    Person earlier = new Person(Ids.uuid7(), null, "reborn-bot", "Old Bot", null, null, "user", true, null, null, null,
-        null, now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
-    List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(earlier)));
-    for (Person m : numberedMembers("old-target", 20, "bio", now.minus(Duration.ofHours(2)))) {
-      changes.add(ModerationHarness.put(m));
-      changes.add(ModerationHarness.put(spamVote(m.slug(), "reborn-bot", now.minus(Duration.ofHours(1)))));
-    }
+    Person earlier = agentAccount("reborn-bot", "Old Bot", now);
+    List<RecordChange> changes = withSpamVotes(earlier, "old-target", 20, now);
     for (int i = 1; i <= 5; i++) {
       SpamPurge p = purgeRecord("old-purged-" + i, "agent-reborn-bot", now.minus(Duration.ofHours(1)));
       changes.add(RecordChange.put(Sheet.SPAM_PURGES, p.id(), p));
@@ -83,13 +97,8 @@ class ReusedSlugAllowanceTest extends WithModerationApp {
   @Test
   void anAgentsVoteOnAnEarlierAccountUnderAReusedMemberSlugDoesNotUseTheAllowance() {
     Instant now = now();
-    Person agent = new Person(Ids.uuid7(), null, "twice-bot", "Twice Bot", null, null, "user", true, null, null, null,
-        null, now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
-    List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(agent)));
-    for (Person m : numberedMembers("tw-target", 19, "bio", now.minus(Duration.ofHours(2)))) {
-      changes.add(ModerationHarness.put(m));
-      changes.add(ModerationHarness.put(spamVote(m.slug(), "twice-bot", now.minus(Duration.ofHours(1)))));
-    }
+    Person agent = agentAccount("twice-bot", "Twice Bot", now);
+    List<RecordChange> changes = withSpamVotes(agent, "tw-target", 19, now);
     // its 20th vote was on an earlier account under "swapped": that account was purged as spam, and a
     // new member signed up under the slug since
     changes.add(ModerationHarness.put(spamVote("swapped", "twice-bot", now.minus(Duration.ofHours(1)))));
