@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.shotstash.testing.Folders;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,7 +16,6 @@ import io.vertx.ext.web.client.WebClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -27,22 +26,14 @@ import org.slf4j.LoggerFactory;
  * running subscription ends with the session. Also the protocol's refusals, and the limits on
  * mutations (per operation, and the writes a minute they share with the REST API).
  */
-class GraphqlSocketTest {
+class GraphqlSocketTest extends WithSignedInApp {
   static final String BOOTSTRAP = "graphql-socket-bootstrap-token-0123456789";
-  static TestApp app;
   static WebClient http;
-  static String admin;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
     http = app.client();
-    admin = app.setupAndLogin();
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static TransportClient socket() {

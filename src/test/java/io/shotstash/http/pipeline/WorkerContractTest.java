@@ -15,7 +15,7 @@ import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -55,27 +55,23 @@ import org.junit.jupiter.api.Test;
  * that only need a token share {@link #plain()} (registrations are limited to 60 an hour per IP:
  * this class stays well below).
  */
-class WorkerContractTest {
+class WorkerContractTest extends WithSignedInApp {
   static final String BOOT = "worker-contract-bootstrap-token-0123456789";
   static final String UUID_RE = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
   static final AtomicInteger COUNTER = new AtomicInteger();
 
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
     folder = Folders.create(app.client(), admin, "inputs");
   }
 
   @AfterAll
   static void stop() {
     CLIENTS.stream().skip(1).forEach(WebClient::close);
-    app.close();
   }
 
   // ---- helpers ----

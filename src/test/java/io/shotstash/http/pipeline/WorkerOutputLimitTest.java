@@ -8,7 +8,7 @@ import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.AsyncFile;
@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,26 +33,18 @@ import org.junit.jupiter.api.Test;
  * before any byte is read, refused while streaming a chunked body, and in both cases nothing is
  * left in storage and the claim still holds.
  */
-class WorkerOutputLimitTest {
+class WorkerOutputLimitTest extends WithSignedInApp {
   static final String BOOT = "worker-output-limit-bootstrap-token-0123";
   static final long LIMIT = 1024L * 1024L;
   static final AtomicInteger COUNTER = new AtomicInteger();
 
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT, "SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", "1"));
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT, "SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", "1"));
     folder = Folders.create(app.client(), admin, "inputs");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   static Claimed claimed(String base) {
