@@ -2,8 +2,8 @@ package io.shotstash.http.pages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
@@ -15,10 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,23 +26,20 @@ import org.junit.jupiter.api.Test;
  * The staff screens over plain HTTP: who gets which page, the site's 404 page, the redirect to the
  * sign-in page, the security headers on every page and the long-cached assets.
  */
-class PagesHttpTest {
+class PagesHttpTest extends WithSignedInApp {
   static final Path WEBROOT = Path.of("src/main/resources/webroot");
   static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
       + "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
   static final Pattern ASSET = Pattern.compile("/assets/([0-9a-f]{16})/([a-z0-9/.-]+)");
 
-  static TestApp app;
   static WebClient http;
-  static String admin;
   static String staff;
   static String editor;
   static String user;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start();
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of());
     app.createPerson(admin, "sue-staff", "staff", "staff password 123");
     app.createPerson(admin, "ed-editor", "editor", "editor password 123");
     app.createPerson(admin, "uli-user", "user", "user password 123");
@@ -50,11 +47,6 @@ class PagesHttpTest {
     editor = app.login("ed-editor", "editor password 123");
     user = app.login("uli-user", "user password 123");
     http = app.noRedirectClient();
-  }
-
-  @AfterAll
-  static void stop() {
-    Teardown.closeAll(app);
   }
 
   /** A GET as a browser makes it: with the session cookie when {@code session} is not null. */
