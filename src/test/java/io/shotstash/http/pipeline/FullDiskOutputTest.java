@@ -8,8 +8,7 @@ import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawUpload;
-import io.shotstash.testing.SmallDisk;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithAppOnSmallDisk;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -21,8 +20,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,33 +28,17 @@ import org.junit.jupiter.api.Test;
  * 507 {@code INSUFFICIENT_STORAGE} in the contract's shape with Retry-After, nothing is kept or
  * recorded, the claim holds, and the same upload goes through once space is back.
  */
-class FullDiskOutputTest {
+class FullDiskOutputTest extends WithAppOnSmallDisk {
   static final String BOOT = "full-disk-output-bootstrap-token-0123456";
   static final long MIB = 1024L * 1024L;
 
-  static SmallDisk disk;
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    disk = SmallDisk.mount(48);
-    app = disk.startApp(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
-    admin = app.setupAndLogin();
+    startOnSmallDisk(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
     folder = Folders.create(app.client(), admin, "inputs");
-  }
-
-  @AfterAll
-  static void stop() {
-    disk.closeWith(app);
-  }
-
-
-  @AfterEach
-  void spaceBack() {
-    disk.free();
   }
 
   static Claimed claimed() {
