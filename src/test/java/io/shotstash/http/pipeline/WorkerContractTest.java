@@ -191,6 +191,29 @@ class WorkerContractTest extends WithSignedInApp {
     assertThat(file).doesNotExist();
   }
 
+  /** Uploads an output for the claimed job, asserts it was taken (200) and returns where the app stored it. */
+  static Path storedOutput(Claimed c, String contentType, String ext, Buffer body) {
+    Answer output = c.worker().output(c.id(), c.claim(), contentType, ext, body);
+    assertOk(output, 200);
+    return stored(output.json().getString("versionId"), ext);
+  }
+
+  /** The job's status and progress, as the queue reports them. */
+  static void assertStatusAndProgress(String jobId, String status, int progress) {
+    JsonObject view = jobView(jobId);
+    assertThat(view.getString("status")).isEqualTo(status);
+    assertThat(view.getInteger("progress")).isEqualTo(progress);
+  }
+
+  /** A ranged read of the claimed job's input: 206 with this Content-Range and exactly these bytes. */
+  static Answer assertPartial(Claimed c, String range, String contentRange, byte[] expected) {
+    Answer a = c.worker().input(c.id(), c.claim(), range);
+    assertOk(a, 206);
+    assertThat(a.header("Content-Range")).isEqualTo(contentRange);
+    assertThat(a.bytes()).isEqualTo(expected);
+    return a;
+  }
+
   static void assertContract(Answer a) {
     assertThat(a.header("X-Shotstash-Pipeline")).as("X-Shotstash-Pipeline of %s", a).isEqualTo("1");
   }
@@ -675,9 +698,7 @@ class WorkerContractTest extends WithSignedInApp {
   void aJobCancelledByAPersonIsTerminalForItsHolder() {
     Claimed c = claimed("cancel");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "text/plain", "txt", Buffer.buffer("almost"));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "txt");
+    Path file = storedOutput(c, "text/plain", "txt", Buffer.buffer("almost"));
     JsonObject cancelled = Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.CANCEL,
         new JsonObject().put("jobId", c.id())).await();
     assertThat(cancelled.getString("status")).isEqualTo("cancelled");
@@ -693,9 +714,7 @@ class WorkerContractTest extends WithSignedInApp {
   void completingAJobWhoseFileWentToTheTrashIsFileGone() {
     Claimed c = claimed("trashed");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "image/jpeg", "jpg", Buffer.buffer(bytes(20, 6)));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "jpg");
+    Path file = storedOutput(c, "image/jpeg", "jpg", Buffer.buffer(bytes(20, 6)));
     Requests.ask(app.vertx(), Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.TRASH_FILE, new JsonObject().put("id", c.fileId())).await();
     JsonObject view = jobView(c.id());
     assertThat(view.getString("status")).isEqualTo("cancelled");
@@ -712,9 +731,7 @@ class WorkerContractTest extends WithSignedInApp {
     // the file row is trashed without its jobs being cancelled yet (the sweeper's safety net case)
     Claimed c = claimed("trashed-race");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "audio/wav", "wav", Buffer.buffer(bytes(20, 7)));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "wav");
+    Path file = storedOutput(c, "audio/wav", "wav", Buffer.buffer(bytes(20, 7)));
     app.db().execute("UPDATE media_files SET trashed_at = now() WHERE id = '" + c.fileId() + "'");
 
     assertRefusal(w.input(c.id(), c.claim(), null), 404, "FILE_NOT_FOUND");
@@ -738,26 +755,11 @@ class WorkerContractTest extends WithSignedInApp {
     assertThat(whole.header("Content-Type")).startsWith("audio/mpeg");
     assertThat(whole.bytes()).isEqualTo(content);
 
-    Answer first = w.input(c.id(), c.claim(), "bytes=0-9");
-    assertOk(first, 206);
-    assertThat(first.header("Content-Range")).isEqualTo("bytes 0-9/100");
+    Answer first = assertPartial(c, "bytes=0-9", "bytes 0-9/100", slice(content, 0, 10));
     assertThat(first.header("Cache-Control")).isEqualTo("no-store");
-    assertThat(first.bytes()).isEqualTo(slice(content, 0, 10));
-
-    Answer suffix = w.input(c.id(), c.claim(), "bytes=-5");
-    assertOk(suffix, 206);
-    assertThat(suffix.header("Content-Range")).isEqualTo("bytes 95-99/100");
-    assertThat(suffix.bytes()).isEqualTo(slice(content, 95, 100));
-
-    Answer open = w.input(c.id(), c.claim(), "bytes=10-");
-    assertOk(open, 206);
-    assertThat(open.header("Content-Range")).isEqualTo("bytes 10-99/100");
-    assertThat(open.bytes()).isEqualTo(slice(content, 10, 100));
-
-    Answer clamped = w.input(c.id(), c.claim(), "bytes=90-1000");
-    assertOk(clamped, 206);
-    assertThat(clamped.header("Content-Range")).isEqualTo("bytes 90-99/100");
-    assertThat(clamped.bytes()).isEqualTo(slice(content, 90, 100));
+    assertPartial(c, "bytes=-5", "bytes 95-99/100", slice(content, 95, 100)); // a suffix
+    assertPartial(c, "bytes=10-", "bytes 10-99/100", slice(content, 10, 100)); // open-ended
+    assertPartial(c, "bytes=90-1000", "bytes 90-99/100", slice(content, 90, 100)); // clamped to the end
 
     for (String unsatisfiable : List.of("bytes=100-", "bytes=200-300", "bytes=-0")) {
       Answer a = w.input(c.id(), c.claim(), unsatisfiable);
@@ -808,9 +810,7 @@ class WorkerContractTest extends WithSignedInApp {
     assertThat(w.progress(c.id(), c.claim(), 100).json().getValue("progress")).isEqualTo(100);
     assertThat(w.progress(c.id(), c.claim(), 99.999).json().getValue("progress")).isEqualTo(99);
 
-    JsonObject view = jobView(c.id());
-    assertThat(view.getString("status")).isEqualTo("running");
-    assertThat(view.getInteger("progress")).isEqualTo(99);
+    assertStatusAndProgress(c.id(), "running", 99);
   }
 
   @Test
@@ -831,9 +831,7 @@ class WorkerContractTest extends WithSignedInApp {
         Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"), Buffer.buffer("{progress: 4")), 400,
         "INVALID_BODY");
     // none of them moved the job
-    JsonObject view = jobView(c.id());
-    assertThat(view.getString("status")).isEqualTo("claimed");
-    assertThat(view.getInteger("progress")).isEqualTo(0);
+    assertStatusAndProgress(c.id(), "claimed", 0);
   }
 
   // ---- output ----
@@ -1059,9 +1057,7 @@ class WorkerContractTest extends WithSignedInApp {
   void aRetryableFailureQueuesTheJobAgain() {
     Claimed c = claimed("fail-retry");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "text/plain", "txt", Buffer.buffer("partial"));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "txt");
+    Path file = storedOutput(c, "text/plain", "txt", Buffer.buffer("partial"));
 
     Answer a = w.fail(c.id(), c.claim(), "The model server is not reachable", true);
     assertOk(a, 200);
@@ -1171,9 +1167,7 @@ class WorkerContractTest extends WithSignedInApp {
   void releaseGivesTheJobBackWithoutSpendingAnAttempt() {
     Claimed c = claimed("release");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "image/png", "png", Buffer.buffer(bytes(32, 2)));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "png");
+    Path file = storedOutput(c, "image/png", "png", Buffer.buffer(bytes(32, 2)));
     assertThat(file).exists();
     long seq = jobView(c.id()).getLong("seq");
 
