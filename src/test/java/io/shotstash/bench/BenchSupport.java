@@ -316,21 +316,8 @@ final class BenchSupport {
       Map<String, String> settings, String disk, double fdatasyncPerSecond, double busyBefore, String commit) {
 
     static Machine probe(Path work) throws Exception {
-      String cpu = "?";
-      String memory = "?";
-      try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-        cpu = lines.filter(l -> l.startsWith("model name")).findFirst()
-            .map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("?");
-      } catch (IOException ignored) {
-        // not Linux
-      }
-      try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
-        memory = lines.filter(l -> l.startsWith("MemTotal")).findFirst()
-            .map(l -> String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0))
-            .orElse("?");
-      } catch (IOException ignored) {
-        // not Linux
-      }
+      String cpu = cpuModel();
+      String memory = memoryTotal();
       String java = System.getProperty("bench.javaVersion");
       if (java == null || java.isBlank()) {
         java = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
@@ -353,6 +340,27 @@ final class BenchSupport {
       String commit = System.getProperty("bench.commit", "?");
       return new Machine(LocalDate.now(ZoneOffset.UTC).toString(), Runtime.getRuntime().availableProcessors(), cpu, memory,
           java, postgres, settings, disk(work), fdatasyncRate(work), busyFraction(2_000), commit);
+    }
+
+    /** The CPU's model name from /proc/cpuinfo, or "?" off Linux. */
+    static String cpuModel() {
+      try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+        return lines.filter(l -> l.startsWith("model name")).findFirst()
+            .map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("?");
+      } catch (IOException ignored) {
+        return "?";
+      }
+    }
+
+    /** MemTotal from /proc/meminfo in GiB, or "?" off Linux. */
+    static String memoryTotal() {
+      try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
+        return lines.filter(l -> l.startsWith("MemTotal")).findFirst()
+            .map(l -> String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0))
+            .orElse("?");
+      } catch (IOException ignored) {
+        return "?";
+      }
     }
 
     /** The file system the work folder (and the app's data, and dd's file) lives on. */
@@ -499,6 +507,15 @@ final class BenchSupport {
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(tmp, out.toString(), StandardCharsets.UTF_8);
     Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Options in the order given, from pairs of name and value: a benchmark's defaults. */
+  static Map<String, String> options(String... namesAndValues) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      options.put(namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return options;
   }
 
   static Map<String, String> parseOptions(String[] args, Map<String, String> defaults) {

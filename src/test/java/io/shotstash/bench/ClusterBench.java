@@ -111,7 +111,7 @@ final class ClusterBench {
     String out = options.getOrDefault("out", "docs/benchmarks.md");
     System.out.println(section);
     if (!out.equals("-")) {
-      replaceSection(Path.of(out), SECTION, section);
+      BenchSupport.replaceSection(Path.of(out), SECTION, section);
       System.out.println("Wrote the section '" + SECTION + "' of " + out);
     }
   }
@@ -321,34 +321,5 @@ final class ClusterBench {
     try (Connection c = Database.connect(cluster.db().url()); Statement s = c.createStatement()) {
       return Long.parseLong(value(s, query));
     }
-  }
-
-  /** Replaces this benchmark's `## ` section (up to the next `## ` heading), or appends it; other sections stay. */
-  static void replaceSection(Path file, String heading, String section) throws IOException {
-    String text = Files.exists(file) ? Files.readString(file) : "# Benchmarks\n";
-    List<String> lines = text.lines().toList();
-    int start = lines.indexOf(heading);
-    StringBuilder out = new StringBuilder();
-    String body = section.endsWith("\n") ? section : section + "\n";
-    if (start < 0) {
-      out.append(text.endsWith("\n") ? text : text + "\n").append("\n").append(body);
-    } else {
-      int end = lines.size();
-      for (int i = start + 1; i < lines.size(); i++) {
-        if (lines.get(i).startsWith("## ")) {
-          end = i;
-          break;
-        }
-      }
-      lines.subList(0, start).forEach(l -> out.append(l).append("\n"));
-      out.append(body);
-      if (end < lines.size()) {
-        out.append("\n");
-        lines.subList(end, lines.size()).forEach(l -> out.append(l).append("\n"));
-      }
-    }
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(tmp, out.toString());
-    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 }

@@ -36,13 +36,8 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
@@ -178,7 +173,7 @@ public final class GitWriterBench {
     System.out.println();
     System.out.println(report);
     if (!options.out().toString().equals("-")) {
-      Report.replaceSection(options.out(), SECTION, report);
+      BenchSupport.replaceSection(options.out(), SECTION, report);
       System.out.println("Wrote the section '" + SECTION + "' of " + options.out());
     }
     System.exit(0); // Vert.x and JGit leave non-daemon threads behind
@@ -256,21 +251,8 @@ public final class GitWriterBench {
       Map<String, String> settings, double fdatasyncPerSecond, double busyBefore) {
 
     static Machine probe() throws Exception {
-      String cpu = "?";
-      String memory = "?";
-      try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-        cpu = lines.filter(l -> l.startsWith("model name")).findFirst().map(l -> l.substring(l.indexOf(':') + 1).strip())
-            .orElse("?");
-      } catch (IOException ignored) {
-        // not Linux: leave it unknown
-      }
-      try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
-        memory = lines.filter(l -> l.startsWith("MemTotal")).findFirst()
-            .map(l -> String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0))
-            .orElse("?");
-      } catch (IOException ignored) {
-        // not Linux
-      }
+      String cpu = BenchSupport.Machine.cpuModel();
+      String memory = BenchSupport.Machine.memoryTotal();
       String java = System.getProperty("bench.javaVersion");
       if (java == null || java.isBlank()) {
         java = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
@@ -292,52 +274,10 @@ public final class GitWriterBench {
           }
         }
       }
-      double busy = busyFraction(2_000);
+      double busy = BenchSupport.Machine.busyFraction(2_000);
+      double fdatasync = BenchSupport.Machine.fdatasyncRate(Path.of(System.getProperty("java.io.tmpdir")));
       return new Machine(LocalDate.now(ZoneOffset.UTC).toString(), Runtime.getRuntime().availableProcessors(), cpu,
-          memory, java, jgit, postgres, settings, fdatasyncRate(), busy);
-    }
-
-    /** 8 kB write + fdatasync (FileChannel.force(false)) for one second in java.io.tmpdir, as pg_test_fsync does. */
-    static double fdatasyncRate() throws IOException {
-      Path file = Files.createTempFile("fdatasync", ".bench");
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-        ByteBuffer page = ByteBuffer.allocate(8192);
-        long start = System.nanoTime();
-        long end = start + 1_000_000_000L;
-        int count = 0;
-        while (System.nanoTime() < end) {
-          page.clear();
-          ch.write(page, 0);
-          ch.force(false);
-          count++;
-        }
-        return count / ((System.nanoTime() - start) / 1e9);
-      } finally {
-        Files.deleteIfExists(file);
-      }
-    }
-
-    /** Share of all cores busy over {@code millis} while this process idles: other work on the machine. */
-    static double busyFraction(long millis) throws InterruptedException {
-      long[] a = cpuTicks();
-      Thread.sleep(millis);
-      long[] b = cpuTicks();
-      long total = b[0] - a[0];
-      return total <= 0 ? Double.NaN : (double) ((b[0] - b[1]) - (a[0] - a[1])) / total;
-    }
-
-    /** Total and idle (idle + iowait) jiffies from /proc/stat; zeros when unreadable. */
-    static long[] cpuTicks() {
-      try {
-        String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-        long total = 0;
-        for (int i = 1; i < f.length; i++) {
-          total += Long.parseLong(f[i]);
-        }
-        return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
-      } catch (IOException | RuntimeException e) {
-        return new long[] {0, 0};
-      }
+          memory, java, jgit, postgres, settings, fdatasync, busy);
     }
 
     String describe() {
@@ -362,12 +302,12 @@ public final class GitWriterBench {
     double maxRound;
 
     void roundStart() {
-      ticksAtStart = Machine.cpuTicks();
+      ticksAtStart = BenchSupport.Machine.cpuTicks();
       ownAtStart = ownCpuNanos();
     }
 
     void roundEnd() {
-      long[] t = Machine.cpuTicks();
+      long[] t = BenchSupport.Machine.cpuTicks();
       long busy = (t[0] - t[1]) - (ticksAtStart[0] - ticksAtStart[1]);
       long total = t[0] - ticksAtStart[0];
       long own = ownCpuNanos() - ownAtStart;
@@ -1304,48 +1244,6 @@ public final class GitWriterBench {
         md.append("\n");
       }
       return md.toString();
-    }
-
-    /** Replaces this benchmark's `## ` section (up to the next `## ` heading), or appends it; other sections stay. */
-    static void replaceSection(Path file, String heading, String section) throws IOException {
-      String text = Files.exists(file) ? Files.readString(file)
-          : "# Benchmarks\n\nMeasured figures, each with its machine, its command and the date"
-              + " (TESTING.md → Benchmarks; `bench/README.md` says how to run each).\n";
-      List<String> lines = new ArrayList<>(text.lines().toList());
-      int start = -1;
-      for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).strip().equals(heading)) {
-          start = i;
-          break;
-        }
-      }
-      String body = section.endsWith("\n") ? section : section + "\n";
-      StringBuilder out = new StringBuilder();
-      if (start < 0) {
-        out.append(text.endsWith("\n") ? text : text + "\n").append("\n").append(body);
-      } else {
-        int end = lines.size();
-        for (int i = start + 1; i < lines.size(); i++) {
-          if (lines.get(i).startsWith("## ")) {
-            end = i;
-            break;
-          }
-        }
-        for (int i = 0; i < start; i++) {
-          out.append(lines.get(i)).append("\n");
-        }
-        out.append(body);
-        if (end < lines.size()) {
-          out.append("\n");
-          for (int i = end; i < lines.size(); i++) {
-            out.append(lines.get(i)).append("\n");
-          }
-        }
-      }
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      Files.writeString(tmp, out.toString(), StandardCharsets.UTF_8);
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
   }
 }

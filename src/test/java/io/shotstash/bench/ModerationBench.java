@@ -88,20 +88,10 @@ public final class ModerationBench {
   private ModerationBench() {}
 
   static Map<String, String> defaults() {
-    Map<String, String> d = new LinkedHashMap<>();
-    d.put("sizes", "1000,32000");
-    d.put("startups", "7");
-    d.put("rosterWarmup", "100");
-    d.put("rosterRequests", "300");
-    d.put("commits", "1000");
-    d.put("slice", "100");
-    d.put("warmup", "100");
-    d.put("inFlight", "16");
-    d.put("jar", "target/shotstash.jar");
-    d.put("work", "target/bench-moderation");
-    d.put("out", "docs/benchmarks.md");
-    d.put("command", "bench/moderation.sh");
-    return d;
+    return BenchSupport.options(
+        "sizes", "1000,32000", "startups", "7", "rosterWarmup", "100", "rosterRequests", "300",
+        "commits", "1000", "slice", "100", "warmup", "100", "inFlight", "16", "jar", "target/shotstash.jar",
+        "work", "target/bench-moderation", "out", "docs/benchmarks.md", "command", "bench/moderation.sh");
   }
 
   public static void main(String[] args) throws Exception {

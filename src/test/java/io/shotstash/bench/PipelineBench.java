@@ -113,8 +113,8 @@ public final class PipelineBench {
       if (parts.contains("stream")) {
         int reps = Integer.parseInt(o.get("streamReps"));
         machine = machine.withBusy(waitForQuiet(quiet, quietWait));
-        StreamBench stream = new StreamBench(clientVertx, jar, work);
-        stream.run(reps);
+        StreamBench stream = new StreamBench(work);
+        stream.run(clientVertx, jar, reps);
         write(out, StreamBench.SECTION, stream.section(machine, command, reps));
       }
     } finally {

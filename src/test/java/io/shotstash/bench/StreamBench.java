@@ -58,17 +58,15 @@ final class StreamBench {
   String heapInfoAfter = "";
   private volatile String phase = "idle";
 
-  private final Vertx clientVertx;
-  private final Path jar;
+  /** The work folder: the 1 GiB source, nginx's files, the answers and the GC log. */
   private final Path work;
 
-  StreamBench(Vertx clientVertx, Path jar, Path work) {
-    this.clientVertx = clientVertx;
-    this.jar = jar;
+  StreamBench(Path work) {
     this.work = work;
   }
 
-  void run(int reps) throws Exception {
+  /** Starts the app's {@code jar} with a 128 MiB heap and streams through it {@code reps} times. */
+  void run(Vertx clientVertx, Path jar, int reps) throws Exception {
     Path source = work.resolve("source-1gib.bin");
     writeSource(source);
     Path nginxDir = Files.createDirectories(work.resolve("nginx"));

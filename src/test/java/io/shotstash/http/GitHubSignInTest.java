@@ -12,6 +12,7 @@ import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.SpamPurge;
 import io.shotstash.publicdata.write.PublicDataClient;
 import io.shotstash.publicdata.write.WriteCommand;
+import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -22,7 +23,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -78,20 +78,13 @@ class GitHubSignInTest {
     app = TestApp.start(Map.of("SHOTSTASH_GITHUB_API_URL", github.url(), "SHOTSTASH_GITHUB_OAUTH_URL", github.url(),
         "SHOTSTASH_GITHUB_CLIENT_ID", "id", "SHOTSTASH_GITHUB_CLIENT_SECRET", "secret"));
     adminToken = app.setupAndLogin();
-    http = WebClient.create(app.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
-        .setDefaultPort(app.port()).setFollowRedirects(false));
+    http = app.noRedirectClient();
     github.redirectUri = "http://127.0.0.1:" + app.port() + CALLBACK;
   }
 
   @AfterAll
   static void stop() {
-    if (http != null) {
-      http.close();
-    }
-    if (app != null) {
-      app.close();
-    }
-    github.close();
+    Teardown.closeAll(app, github);
   }
 
   // ---- the fake GitHub ----
@@ -118,7 +111,7 @@ class GitHubSignInTest {
     }
   }
 
-  static final class FakeGitHub {
+  static final class FakeGitHub implements AutoCloseable {
     final Vertx vertx = Vertx.vertx();
     /** code → the challenge the app sent with the authorize URL that code answers, and the account. */
     final Map<String, Map.Entry<String, Account>> codes = new ConcurrentHashMap<>();
@@ -200,7 +193,8 @@ class GitHubSignInTest {
       }
     }
 
-    void close() {
+    @Override
+    public void close() {
       vertx.close().await();
     }
   }

@@ -2,13 +2,13 @@ package io.shotstash.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import org.junit.jupiter.api.AfterAll;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -18,24 +18,17 @@ import org.junit.jupiter.api.Test;
  * here calls from 127.0.0.1: the class makes 28 counted logins (refusals of the CSRF guard are not
  * counted); keep it below 30.
  */
-class LoginHttpTest {
+class LoginHttpTest extends WithSignedInApp {
   static final String PASSWORD = "gil password 123";
-  static TestApp app;
   static WebClient http;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start();
+    startSignedIn(Map.of());
     http = app.client();
-    String admin = app.setupAndLogin();
     for (String slug : new String[] {"gil", "hal", "ivy"}) {
       app.createPerson(admin, slug, "user", PASSWORD);
     }
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   static String site() {

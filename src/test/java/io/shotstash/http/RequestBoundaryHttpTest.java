@@ -8,7 +8,7 @@ import io.shotstash.db.Database;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -17,7 +17,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -25,23 +24,15 @@ import org.junit.jupiter.api.Test;
  * What the app does with requests it cannot take as they are, over real HTTP: text it cannot store
  * (U+0000, lone surrogates) is refused on the field, never stored altered and never a 500.
  */
-class RequestBoundaryHttpTest {
+class RequestBoundaryHttpTest extends WithSignedInApp {
   static final String BOUNCE_SECRET = "bounce-secret-0123456789-0123456789";
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("SHOTSTASH_BOUNCE_SECRET", BOUNCE_SECRET));
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of("SHOTSTASH_BOUNCE_SECRET", BOUNCE_SECRET));
     folder = Folders.create(app.client(), admin, "inputs");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   /** Posts JSON text as written: escapes such as a lone surrogate survive only in hand-written JSON. */

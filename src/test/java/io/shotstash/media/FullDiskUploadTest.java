@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shotstash.db.Database;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawUpload;
-import io.shotstash.testing.SmallDisk;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithAppOnSmallDisk;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -18,8 +17,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,32 +25,16 @@ import org.junit.jupiter.api.Test;
  * disk cannot hold answers 507 {@code insufficient_storage} in the API's envelope, keeps no file row,
  * no temporary or partial file, and gives its space back; once space is back, uploads work again.
  */
-class FullDiskUploadTest {
+class FullDiskUploadTest extends WithAppOnSmallDisk {
   static final long MIB = 1024L * 1024L;
 
-  static SmallDisk disk;
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    disk = SmallDisk.mount(48);
-    app = disk.startApp(Map.of());
-    admin = app.setupAndLogin();
+    startOnSmallDisk(Map.of());
     folder = Folders.create(app.client(), admin, "inputs");
-  }
-
-  @AfterAll
-  static void stop() {
-    disk.closeWith(app);
-  }
-
-
-  @AfterEach
-  void spaceBack() {
-    disk.free();
   }
 
   static List<Path> list(String folder) throws IOException {

@@ -15,8 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,19 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * for the sweeper's safety net): the holder hears JOB_TERMINAL or FILE_GONE and its output is deleted.
  */
 @Timeout(120)
-class CancelAndTrashTest {
-  static PipelineHarness h;
-
-  @BeforeAll
-  static void start() {
-    h = PipelineHarness.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    h.close();
-  }
-
+class CancelAndTrashTest extends WithPipelineHarness {
   static List<Object> row(String jobId, String columns) {
     return h.rows("SELECT " + columns + " FROM pipeline_jobs WHERE id = '" + jobId + "'").get(0);
   }

@@ -11,8 +11,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,20 +25,8 @@ import org.junit.jupiter.api.Timeout;
  * query on the queue) would wait on the lock and time out; polls that stay in memory answer 204 at once.
  */
 @Timeout(120)
-class IdlePollTest {
+class IdlePollTest extends WithPipelineHarness {
   static final long POLL_TIMEOUT_MS = 5_000;
-  static PipelineHarness h;
-
-  @BeforeAll
-  static void start() {
-    h = PipelineHarness.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    h.close();
-  }
-
   static long listeners() {
     return h.number("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
         + "AND query = 'LISTEN pipeline_queued'");

@@ -16,8 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,19 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * Time moves by writing heartbeat_at and run_after; sweeps run through {@code pipeline.sweep}.
  */
 @Timeout(120)
-class LeaseTest {
-  static PipelineHarness h;
-
-  @BeforeAll
-  static void start() {
-    h = PipelineHarness.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    h.close();
-  }
-
+class LeaseTest extends WithPipelineHarness {
   /** A queued job of a kind only the given workers serve, on a file of its own. */
   static String queue(String kind) {
     String fileId = h.upload(kind.replace('/', '-') + "-" + UUID.randomUUID() + ".txt");

@@ -10,8 +10,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,19 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * within the lease) serves. The sweeper moves seq of queued jobs when their kind's liveness flips.
  */
 @Timeout(120)
-class WaitingForWorkerTest {
-  static PipelineHarness h;
-
-  @BeforeAll
-  static void start() {
-    h = PipelineHarness.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    h.close();
-  }
-
+class WaitingForWorkerTest extends WithPipelineHarness {
   static String state(String jobId) {
     return h.job(jobId).getString("state");
   }

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.db.Database;
 import io.shotstash.publicdata.records.Person;
-import io.shotstash.testing.SmallDisk;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithAppOnSmallDisk;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -25,7 +24,6 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,23 +33,11 @@ import org.junit.jupiter.api.Test;
  * moved: not the branch, not the in-memory state, not PostgreSQL. Once space is back the next
  * write succeeds (the writer is not wedged) and {@code git fsck} finds the repository sound.
  */
-class FullDiskWriteTest {
-  static SmallDisk disk;
-  static TestApp app;
-  static String admin;
-
+class FullDiskWriteTest extends WithAppOnSmallDisk {
   @BeforeAll
   static void start() {
-    disk = SmallDisk.mount(48);
-    app = disk.startApp(Map.of());
-    admin = app.setupAndLogin();
+    startOnSmallDisk(Map.of());
   }
-
-  @AfterAll
-  static void stop() {
-    disk.closeWith(app);
-  }
-
 
   static ObjectId branchHead() throws IOException {
     try (Repository repo = app.openRepository()) {

@@ -295,18 +295,6 @@ class TomlCodecTest {
     assertThat(frontMatter(text)).doesNotContainPattern(keyLine("body"));
   }
 
-  @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "no opening fence    | slug = 'a'\\n+++\\nbody",
-      "no closing fence    | +++\\nslug = 'a'\\nbody",
-      "broken front matter | +++\\nslug = \\n+++\\nbody"})
-  void aMalformedBlogPostIsAnUncheckedIoException(String why, String escaped) {
-    byte[] bytes = escaped.replace("\\n", "\n").getBytes(UTF_8);
-    assertThatThrownBy(() -> codec.decode(Sheet.BLOG_POSTS, bytes)).as(why)
-        .isInstanceOf(UncheckedIOException.class)
-        .hasMessageStartingWith("not a valid blog-posts record");
-  }
-
   // ---- reading files written by others ----
 
   @Test
@@ -325,19 +313,23 @@ class TomlCodecTest {
         .isEqualTo(new BlogPost(null, "a", null, null, null, "body\n"));
   }
 
-  @ParameterizedTest
+  /** Each row: the sheet, the name its error message gives, why the file is malformed, and the file. */
+  @ParameterizedTest(name = "{0}: {2}")
   @CsvSource(delimiter = '|', value = {
-      "value missing         | slug = \\n",
-      "unterminated string   | slug = 'jane\\n",
-      "duplicate key         | slug = 'a'\\nslug = 'b'\\n",
-      "not a timestamp       | createdAt = 'yesterday'\\n",
-      "wrong type for number | githubUserId = 'many'\\n",
-      "not toml at all       | {\"slug\": \"json\"}\\n"})
-  void aMalformedFileIsAnUncheckedIoException(String why, String escaped) {
+      "PEOPLE     | people     | value missing         | slug = \\n",
+      "PEOPLE     | people     | unterminated string   | slug = 'jane\\n",
+      "PEOPLE     | people     | duplicate key         | slug = 'a'\\nslug = 'b'\\n",
+      "PEOPLE     | people     | not a timestamp       | createdAt = 'yesterday'\\n",
+      "PEOPLE     | people     | wrong type for number | githubUserId = 'many'\\n",
+      "PEOPLE     | people     | not toml at all       | {\"slug\": \"json\"}\\n",
+      "BLOG_POSTS | blog-posts | no opening fence      | slug = 'a'\\n+++\\nbody",
+      "BLOG_POSTS | blog-posts | no closing fence      | +++\\nslug = 'a'\\nbody",
+      "BLOG_POSTS | blog-posts | broken front matter   | +++\\nslug = \\n+++\\nbody"})
+  void aMalformedFileIsAnUncheckedIoException(Sheet sheet, String name, String why, String escaped) {
     byte[] bytes = escaped.replace("\\n", "\n").getBytes(UTF_8);
-    assertThatThrownBy(() -> codec.decode(Sheet.PEOPLE, bytes)).as(why)
+    assertThatThrownBy(() -> codec.decode(sheet, bytes)).as(why)
         .isInstanceOf(UncheckedIOException.class)
-        .hasMessageStartingWith("not a valid people record");
+        .hasMessageStartingWith("not a valid " + name + " record");
   }
 
   // ---- helpers ----

@@ -1,5 +1,10 @@
 package io.shotstash.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shotstash.bus.Addresses;
+import io.shotstash.bus.Requests;
+import io.shotstash.pipeline.QueueActions;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -21,7 +26,8 @@ import java.util.Map;
  * over real HTTP. It keeps the worker token answered by {@link #register()} and sends it on every
  * other call; every call answers an {@link Answer} (status, body, headers) and asserts nothing, so
  * tests can check refusals as well as successes. Calls block ({@code await}): use it from the test
- * thread, never from an event loop.
+ * thread, never from an event loop. {@link Claimed#fresh} is the one helper that asserts: it sets a
+ * claim up for tests about what comes after it.
  */
 public final class ContractWorker {
   public static final String BASE = "/api/v1/pipeline";
@@ -35,6 +41,29 @@ public final class ContractWorker {
   private String workerId;
 
   /** What the app answered. */
+  /** A worker of a kind of its own, the upload queued for that kind and the claim the worker holds on it. */
+  public record Claimed(ContractWorker worker, String fileId, String id, String claim) {
+    /**
+     * Registers a worker for the kind {@code test/<name>}, uploads a file into {@code folderId} as
+     * {@code adminToken}, queues a job of that kind on it and claims it; asserts every step succeeds.
+     */
+    public static Claimed fresh(TestApp app, String bootstrapToken, String adminToken, String folderId, String name) {
+      String kind = "test/" + name;
+      ContractWorker w = new ContractWorker(app, bootstrapToken, manifest(name, kind));
+      assertThat(w.register().status()).isEqualTo(201);
+      HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(adminToken)
+          .addQueryParam("folderId", folderId).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
+          .sendBuffer(Buffer.buffer("not really a video")).await();
+      assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
+      String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
+      Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.ENQUEUE,
+          new JsonObject().put("fileId", fileId).put("kind", kind)).await();
+      Answer next = w.next();
+      assertThat(next.status()).as(next.toString()).isEqualTo(200);
+      return new Claimed(w, fileId, next.job().getString("id"), next.job().getString("claimToken"));
+    }
+  }
+
   public record Answer(int status, Buffer body, MultiMap headers) {
     public String header(String name) {
       return headers.get(name);

@@ -36,6 +36,7 @@ public final class TestApp implements AutoCloseable {
   private final Vertx vertx;
   private final AppVerticle app;
   private final WebClient client;
+  private final WebClient noRedirectClient;
   private final int port;
   private final Config config;
 
@@ -60,6 +61,8 @@ public final class TestApp implements AutoCloseable {
     app = new AppVerticle(config);
     vertx.deployVerticle(app).await();
     client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
+    noRedirectClient = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
+        .setFollowRedirects(false));
   }
 
   public static TestApp start() {
@@ -91,6 +94,11 @@ public final class TestApp implements AutoCloseable {
 
   public WebClient client() {
     return client;
+  }
+
+  /** A client on the app that answers redirects as they are (a 302 stays a 302), as the sign-in tests need. */
+  public WebClient noRedirectClient() {
+    return noRedirectClient;
   }
 
   public int port() {
@@ -157,6 +165,7 @@ public final class TestApp implements AutoCloseable {
   @Override
   public void close() {
     client.close();
+    noRedirectClient.close();
     vertx.close().await();
     db.close();
     if (!ownsDataDir) {

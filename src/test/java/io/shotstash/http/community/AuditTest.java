@@ -23,7 +23,6 @@ import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.TreeWalk;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -33,22 +32,17 @@ import org.junit.jupiter.api.Test;
  * naming them in its subject and trailers, and nothing private (emails, passwords, tokens, user
  * agents) is anywhere in git: not in a message, not in an identity, not in any file of any commit.
  */
-class AuditTest {
+class AuditTest extends WithCommunityApp {
   private static final Pattern EMAIL = Pattern.compile("[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+");
   private static final String USER_AGENT = "AuditTest-Agent/1.0 (private-agent-marker)";
 
-  static TestApp app;
-  static CommunityApi api;
   static final Map<String, String> NAMES = Map.of("ada", "Ada Admin", "wren", "Wren Writer", "finn", "Finn Fixer");
   static final List<String> SECRETS = new ArrayList<>();
   static ObjectId afterSetup;
   static int writes;
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start();
-    api = new CommunityApi(app);
-    String admin = app.setupAndLogin();
+  static void writeTheAuditTrail() {
     afterSetup = api.head();
     String wren = create(admin, "wren", "Wren Writer", "wren.private@example.org", "wren secret password");
     String finn = create(admin, "finn", "Finn Fixer", "Finn.Private@Example.ORG", "finn secret password");
@@ -95,11 +89,6 @@ class AuditTest {
   private static JsonObject write(HttpResponse<Buffer> r, int status) {
     writes++;
     return data(r, status);
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   @Test

@@ -11,7 +11,6 @@ import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.HelpWantedInterest;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,25 +28,14 @@ import org.junit.jupiter.api.Test;
  * and interest, tags, and the 30-writes-a-minute cap. Each test uses members of its own, so one
  * test's writes never eat into another's budget under the cap.
  */
-class ProjectRoutesTest {
-  static TestApp app;
-  static CommunityApi api;
-  static String admin;
+class ProjectRoutesTest extends WithCommunityApp {
   static String staff;
   static String outsider;
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start();
-    api = new CommunityApi(app);
-    admin = app.setupAndLogin();
+  static void members() {
     staff = api.member(admin, "tess", "staff");
     outsider = api.member(admin, "nora", "user");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static JsonObject project(String slug, String token) {

@@ -11,7 +11,6 @@ import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -21,7 +20,6 @@ import java.util.Map;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,25 +28,14 @@ import org.junit.jupiter.api.Test;
  * (MODERATION.md → Purge) lands as one commit with its trailers and spam-purges record, the
  * private rows and sessions go at once, and what must stay stays.
  */
-class PurgeRoutesTest {
-  static TestApp app;
-  static CommunityApi api;
-  static String admin;
+class PurgeRoutesTest extends WithCommunityApp {
   static String staff;
   static String user;
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start();
-    api = new CommunityApi(app);
-    admin = app.setupAndLogin();
+  static void members() {
     staff = api.member(admin, "stf", "staff");
     user = api.member(admin, "usr", "user");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   @Test

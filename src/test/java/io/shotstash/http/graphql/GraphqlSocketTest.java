@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.shotstash.testing.Folders;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,7 +16,6 @@ import io.vertx.ext.web.client.WebClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -27,22 +26,14 @@ import org.slf4j.LoggerFactory;
  * running subscription ends with the session. Also the protocol's refusals, and the limits on
  * mutations (per operation, and the writes a minute they share with the REST API).
  */
-class GraphqlSocketTest {
+class GraphqlSocketTest extends WithSignedInApp {
   static final String BOOTSTRAP = "graphql-socket-bootstrap-token-0123456789";
-  static TestApp app;
   static WebClient http;
-  static String admin;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
     http = app.client();
-    admin = app.setupAndLogin();
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static TransportClient socket() {
@@ -64,6 +55,22 @@ class GraphqlSocketTest {
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
   }
 
+  /** A socket initialised with {@code token}, whose first operation checks it acts as {@code slug}. */
+  private static TransportClient signedIn(String token, String slug) throws InterruptedException {
+    TransportClient socket = socket();
+    socket.init(bearer(token));
+    assertThat(socket.run("1", "{ me { slug } }").getJsonObject("data").getJsonObject("me").getString("slug"))
+        .isEqualTo(slug);
+    return socket;
+  }
+
+  /** The folder names the administrator sees: what the refused mutations did not create. */
+  private static String folderNames() {
+    HttpResponse<Buffer> folders = http.post("/graphql").bearerTokenAuthentication(admin)
+        .sendJsonObject(new JsonObject().put("query", "{ folders { name } }")).await();
+    return folders.bodyAsString();
+  }
+
   private static String code(JsonObject payload) {
     JsonArray errors = payload.getJsonArray("errors");
     assertThat(errors).as(payload.encode()).isNotNull();
@@ -75,10 +82,7 @@ class GraphqlSocketTest {
   @Test
   void aLogoutClosesTheSocketAndRefusesTheOperation() throws Exception {
     String token = person("lou", "editor");
-    try (TransportClient socket = socket()) {
-      socket.init(bearer(token));
-      assertThat(socket.run("1", "{ me { slug } }").getJsonObject("data").getJsonObject("me").getString("slug"))
-          .isEqualTo("lou");
+    try (TransportClient socket = signedIn(token, "lou")) {
       logout(token);
       // the logout closes the socket at once; a mutation sent meanwhile is refused by its own check
       socket.trySubscribe("2", "mutation { createFolder(name: \"after logout\") { id } }");
@@ -86,18 +90,13 @@ class GraphqlSocketTest {
       assertThat(closed.code()).isEqualTo(4401);
       assertThat(socket.pending()).as("nothing ran").isZero();
     }
-    HttpResponse<Buffer> folders = http.post("/graphql").bearerTokenAuthentication(admin)
-        .sendJsonObject(new JsonObject().put("query", "{ folders { name } }")).await();
-    assertThat(folders.bodyAsString()).doesNotContain("after logout");
+    assertThat(folderNames()).doesNotContain("after logout");
   }
 
   @Test
   void aSessionThatEndedWithoutASignalIsRefusedAtTheNextOperation() throws Exception {
     String token = person("exa", "editor");
-    try (TransportClient socket = socket()) {
-      socket.init(bearer(token));
-      assertThat(socket.run("1", "{ me { slug } }").getJsonObject("data").getJsonObject("me").getString("slug"))
-          .isEqualTo("exa");
+    try (TransportClient socket = signedIn(token, "exa")) {
       // the session expires (no logout, so no broadcast): the next operation checks and refuses
       app.db().execute("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE person_id = "
           + "(SELECT person_id FROM private_profiles WHERE email = 'exa@example.org')");
@@ -105,9 +104,7 @@ class GraphqlSocketTest {
       assertThat(socket.awaitClose().code()).isEqualTo(4401);
       assertThat(socket.pending()).as("nothing ran").isZero();
     }
-    HttpResponse<Buffer> folders = http.post("/graphql").bearerTokenAuthentication(admin)
-        .sendJsonObject(new JsonObject().put("query", "{ folders { name } }")).await();
-    assertThat(folders.bodyAsString()).doesNotContain("after expiry");
+    assertThat(folderNames()).doesNotContain("after expiry");
   }
 
   @Test
@@ -148,10 +145,7 @@ class GraphqlSocketTest {
   @Test
   void aPurgedPersonsSocketCloses() throws Exception {
     String token = person("pat", "user");
-    try (TransportClient socket = socket()) {
-      socket.init(bearer(token));
-      assertThat(socket.run("1", "{ me { slug } }").getJsonObject("data").getJsonObject("me").getString("slug"))
-          .isEqualTo("pat");
+    try (TransportClient socket = signedIn(token, "pat")) {
       HttpResponse<Buffer> purge = http.post("/api/people/pat/purge").bearerTokenAuthentication(admin)
           .sendJsonObject(new JsonObject().put("reason", "test purge").put("spam", false)).await();
       assertThat(purge.statusCode()).as(purge.bodyAsString()).isBetween(200, 201);

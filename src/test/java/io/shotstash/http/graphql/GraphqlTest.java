@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shotstash.bus.Addresses;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.testing.Folders;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryContext;
@@ -26,18 +26,15 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The GraphQL API over real HTTP and WebSocket, against the whole app. */
-class GraphqlTest {
+class GraphqlTest extends WithSignedInApp {
   static final String BOOTSTRAP = "graphql-test-bootstrap-token-0123456789";
   static final String PIPELINE = "/api/v1/pipeline";
 
-  static TestApp app;
   static WebClient http;
-  static String admin;
   static String editor;
   static String user;
   /** The folder uploads go to when a test does not care which (an upload needs one). */
@@ -45,19 +42,13 @@ class GraphqlTest {
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
     http = app.client();
-    admin = app.setupAndLogin();
     app.createPerson(admin, "eddie", "editor", "editor password 123");
     app.createPerson(admin, "uma", "user", "user password 123");
     editor = app.login("eddie", "editor password 123");
     user = app.login("uma", "user password 123");
     library = Folders.create(http, editor, "Library");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   // ---- helpers ----

@@ -5,10 +5,8 @@ import static io.shotstash.http.moderation.ModerationHarness.data;
 import static io.shotstash.http.moderation.ModerationHarness.list;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.testing.TestApp;
 import io.vertx.core.json.JsonObject;
 import org.eclipse.jgit.lib.ObjectId;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -18,25 +16,14 @@ import org.junit.jupiter.api.Test;
  * last_administrator), who would otherwise be locked out of the admin routes with no one left to
  * undo it. A refused vote commits nothing.
  */
-class AdministratorProtectionTest {
-  static TestApp app;
-  static ModerationHarness h;
-  static String admin;
+class AdministratorProtectionTest extends WithModerationApp {
   static String staff;
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start(ModerationHarness.QUIET);
-    h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
+  static void members() {
     staff = h.member(admin, "stf", "staff");
     String user = h.member(admin, "usr", "user");
     h.nudger(user, "usr");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   @Test

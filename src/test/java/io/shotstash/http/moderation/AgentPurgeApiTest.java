@@ -8,11 +8,12 @@ import static io.shotstash.http.moderation.ModerationHarness.invalid;
 import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.now;
+import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.purgeBody;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
+import static io.shotstash.http.moderation.ModerationHarness.assertTrailers;
 import static io.shotstash.http.moderation.ModerationHarness.strings;
 import static io.shotstash.http.moderation.ModerationHarness.trailer;
-import static io.shotstash.http.moderation.ModerationHarness.trailerValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.auth.Ids;
@@ -24,7 +25,6 @@ import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.Project;
 import io.shotstash.publicdata.records.ProjectMembership;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -38,7 +38,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -52,12 +51,9 @@ import org.junit.jupiter.api.Test;
  * purge or makes the project shared (rule 6 answers first), so the rule is reachable only with
  * records that disagree with their own file name; the test below builds one in git.
  */
-class AgentPurgeApiTest {
+class AgentPurgeApiTest extends WithModerationApp {
   static final String SPAM_BIO = "Cheap pills, fast delivery, no prescription: visit our pharmacy shop.";
 
-  static TestApp app;
-  static ModerationHarness h;
-  static String admin;
   static String staff;
   /** sp-owner created sp-garden and posted update 1; sp-joiner and jn joined it; jn posted update 2. */
   static String spOwner;
@@ -65,10 +61,7 @@ class AgentPurgeApiTest {
   static String jn;
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start(ModerationHarness.QUIET);
-    h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
+  static void seed() {
     staff = h.member(admin, "stf", "staff");
     h.nudger(staff, "stf");
     spOwner = h.member(admin, "sp-owner", "user");
@@ -84,11 +77,6 @@ class AgentPurgeApiTest {
     assertThat(update.getInteger("number")).isEqualTo(2);
     h.seedAgents("pr-a", "pr-b", "pr-ev", "pr-val", "pr-dry", "pr-real", "pr-plain", "pr-conc", "pr-other",
         "pr-survive", "pr-heir", "pr-race1", "pr-race2", "pr-blank");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static Agent purger(String slug) {
@@ -484,15 +472,9 @@ class AgentPurgeApiTest {
     assertThat(c.getAuthorIdent().getEmailAddress()).isEqualTo("pr-real" + ModerationHarness.NOREPLY);
     assertThat(c.getShortMessage()).isEqualTo("pr-real: POST /api/admin/members/spammer/purge");
     assertThat(c.getFullMessage()).contains(reason);
-    assertThat(trailerValue(c, "Action")).isEqualTo("person.purge");
-    assertThat(trailerValue(c, "Subject-Type")).isEqualTo("person");
-    assertThat(trailerValue(c, "Subject-Id")).isEqualTo(spammerId);
-    assertThat(trailerValue(c, "Subject-Slug")).isEqualTo("spammer");
-    assertThat(trailerValue(c, "Actor-Slug")).isEqualTo("pr-real");
-    assertThat(trailerValue(c, "Actor-Kind")).isEqualTo("agent");
-    assertThat(trailerValue(c, "Actor-Account-Level")).isEqualTo("user");
-    assertThat(trailerValue(c, "Grant-Id")).isEqualTo(agent.grantId());
-    assertThat(trailerValue(c, "Purge-Id")).isEqualTo(purgeId);
+    assertTrailers(c, "Action", "person.purge", "Subject-Type", "person", "Subject-Id", spammerId,
+        "Subject-Slug", "spammer", "Actor-Slug", "pr-real", "Actor-Kind", "agent",
+        "Actor-Account-Level", "user", "Grant-Id", agent.grantId(), "Purge-Id", purgeId);
     assertThat(trailer(c, "Evidence")).containsExactly("people/spammer.toml#bio", "projects/pill-shop.toml#summary",
         "project-updates/pill-shop/1.toml", "project-buzz/pill-shop/pills-news.toml",
         "help-wanted-roles/pill-shop/" + roleId + ".toml");
@@ -598,10 +580,7 @@ class AgentPurgeApiTest {
   @Test
   void tenConcurrentPurgesWithAnAllowanceOfFiveLetExactlyFiveThrough() {
     Instant now = now();
-    Person[] members = new Person[11];
-    for (int i = 0; i < members.length; i++) {
-      members[i] = newMember(String.format("cc-%02d", i + 1), SPAM_BIO, now);
-    }
+    Person[] members = numberedMembers("cc", 11, SPAM_BIO, now);
     h.seed(members);
     Agent agent = purger("pr-conc");
     List<Future<HttpResponse<Buffer>>> sent = new ArrayList<>();

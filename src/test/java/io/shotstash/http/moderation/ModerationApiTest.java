@@ -8,9 +8,11 @@ import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.notFound;
 import static io.shotstash.http.moderation.ModerationHarness.now;
+import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.ok;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
 import static io.shotstash.http.moderation.ModerationHarness.slugs;
+import static io.shotstash.http.moderation.ModerationHarness.assertTrailers;
 import static io.shotstash.http.moderation.ModerationHarness.strings;
 import static io.shotstash.http.moderation.ModerationHarness.trailerValue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +23,6 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -36,7 +37,6 @@ import java.util.List;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -46,10 +46,7 @@ import org.junit.jupiter.api.Test;
  * agents, votes (human and agent, with every agent rule), withdrawing a vote, votes that belong to
  * an earlier account under a reused slug, the agents list and withdraw-votes.
  */
-class ModerationApiTest {
-  static TestApp app;
-  static ModerationHarness h;
-  static String admin;
+class ModerationApiTest extends WithModerationApp {
   static String staff;
   static String staff2;
   static String user;
@@ -64,10 +61,7 @@ class ModerationApiTest {
   static final Instant JAN_10 = Instant.parse("2025-01-10T09:00:00Z");
 
   @BeforeAll
-  static void start() {
-    app = TestApp.start(ModerationHarness.QUIET);
-    h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
+  static void seed() {
     staff = h.member(admin, "stf", "staff");
     staff2 = h.member(admin, "stf2", "staff");
     user = h.member(admin, "usr", "user");
@@ -81,11 +75,6 @@ class ModerationApiTest {
         "blank-bot", "dots-bot");
     reader = h.grantTo(admin, "reader", "moderation:read");
     seedRoster();
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   // ---------------------------------------------------------------- access
@@ -665,13 +654,8 @@ class ModerationApiTest {
     assertThat(c.getAuthorIdent().getEmailAddress()).isEqualTo("stf" + ModerationHarness.NOREPLY);
     assertThat(c.getCommitterIdent().getEmailAddress()).isEqualTo("stf" + ModerationHarness.NOREPLY);
     assertThat(c.getShortMessage()).isEqualTo("stf: POST /api/admin/members/hv-one/vote");
-    assertThat(trailerValue(c, "Action")).isEqualTo("moderation.vote");
-    assertThat(trailerValue(c, "Subject-Type")).isEqualTo("person");
-    assertThat(trailerValue(c, "Subject-Id")).isEqualTo(id);
-    assertThat(trailerValue(c, "Subject-Slug")).isEqualTo("hv-one");
-    assertThat(trailerValue(c, "Actor-Slug")).isEqualTo("stf");
-    assertThat(trailerValue(c, "Actor-Kind")).isEqualTo("human");
-    assertThat(trailerValue(c, "Actor-Account-Level")).isEqualTo("staff");
+    assertTrailers(c, "Action", "moderation.vote", "Subject-Type", "person", "Subject-Id", id,
+        "Subject-Slug", "hv-one", "Actor-Slug", "stf", "Actor-Kind", "human", "Actor-Account-Level", "staff");
     assertThat(ModerationHarness.trailer(c, "Grant-Id")).isEmpty();
     assertThat(c.getFullMessage()).doesNotContain("@example.org");
 
@@ -877,10 +861,7 @@ class ModerationApiTest {
   @Test
   void rule4AtMostTwentySpamVotesADay() {
     Instant joined = now().minus(Duration.ofHours(1));
-    Person[] members = new Person[21];
-    for (int i = 0; i < members.length; i++) {
-      members[i] = newMember(String.format("cnt-%02d", i + 1), "bio", joined);
-    }
+    Person[] members = numberedMembers("cnt", 21, "bio", joined);
     h.seed(members);
     Agent counter = h.grantTo(admin, "counter", "moderation:vote");
     for (int i = 0; i < 20; i++) {
@@ -900,10 +881,7 @@ class ModerationApiTest {
   @Test
   void concurrentSpamVotesNeverPassTheDailyAllowance() {
     Instant joined = now().minus(Duration.ofHours(1));
-    Person[] members = new Person[25];
-    for (int i = 0; i < members.length; i++) {
-      members[i] = newMember(String.format("race-%02d", i + 1), "bio", joined);
-    }
+    Person[] members = numberedMembers("race", 25, "bio", joined);
     h.seed(members);
     Agent bot = h.grantTo(admin, "race-bot", "moderation:vote");
     List<Future<HttpResponse<Buffer>>> sent = new ArrayList<>();

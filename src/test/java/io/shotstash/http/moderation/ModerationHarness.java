@@ -7,12 +7,9 @@ import io.shotstash.db.Database;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
-import io.shotstash.publicdata.TomlCodec;
-import io.shotstash.publicdata.git.CommitResult;
-import io.shotstash.publicdata.git.GitTreeWriter;
-import io.shotstash.publicdata.git.PathChange;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
+import io.shotstash.testing.DataApi;
 import io.shotstash.testing.JsonApi;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.Future;
@@ -21,29 +18,20 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.FooterLine;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * What the moderation API tests share: HTTP calls with a bearer token (a session or an agent's
@@ -54,14 +42,10 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * sign-ins a minute, so members who never act are written into git in bulk rather than created and
  * signed in one by one, and each test uses agents of its own.
  */
-final class ModerationHarness extends JsonApi {
-  static final String PASSWORD = "member password 123";
-  static final String NOREPLY = "@users.noreply.codeforphilly.org";
+final class ModerationHarness extends DataApi {
   /** Settings every moderation test app starts with: no scheduled sweep runs on its own during a test. */
   static final Map<String, String> QUIET = Map.of("SHOTSTASH_PURGE_SWEEP_SECONDS", "86400");
 
-  final TomlCodec codec = new TomlCodec();
-  private final AtomicInteger nudges = new AtomicInteger();
   private String nudgerToken;
   private String nudgerSlug;
 
@@ -230,10 +214,6 @@ final class ModerationHarness extends JsonApi {
     return app.publicState().current().personBySlug(slug).orElse(null);
   }
 
-  String idOf(String slug) {
-    return app.publicState().current().personBySlug(slug).orElseThrow().id();
-  }
-
   static Instant now() {
     return Instant.now().truncatedTo(ChronoUnit.MILLIS);
   }
@@ -242,6 +222,15 @@ final class ModerationHarness extends JsonApi {
   static Person newMember(String slug, String bio, Instant createdAt) {
     return new Person(Ids.uuid7(), null, slug, "Member " + slug, bio, null, "user", null, null, null, null, null,
         createdAt, createdAt);
+  }
+
+  /** Members {@code <prefix>-01} to {@code <prefix>-<count>} (see {@link #newMember}), all created at {@code createdAt}. */
+  static Person[] numberedMembers(String prefix, int count, String bio, Instant createdAt) {
+    Person[] members = new Person[count];
+    for (int i = 0; i < count; i++) {
+      members[i] = newMember(String.format("%s-%02d", prefix, i + 1), bio, createdAt);
+    }
+    return members;
   }
 
   static Person withCreatedAt(Person p, Instant createdAt) {
@@ -298,40 +287,6 @@ final class ModerationHarness extends JsonApi {
 
   // ---- git ----
 
-  <T> T withRepository(RepositoryWork<T> work) {
-    try (Repository repo = app.openRepository()) {
-      return work.run(repo);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  interface RepositoryWork<T> {
-    T run(Repository repo) throws IOException;
-  }
-
-  ObjectId head() {
-    return withRepository(repo -> repo.exactRef("refs/heads/" + app.config().dataBranch()).getObjectId().copy());
-  }
-
-  /** The commits after {@code since} up to the head, newest first, following first parents. */
-  List<RevCommit> commitsSince(ObjectId since) {
-    return withRepository(repo -> {
-      List<RevCommit> out = new ArrayList<>();
-      try (RevWalk walk = new RevWalk(repo)) {
-        RevCommit c = walk.parseCommit(head());
-        while (!c.getId().equals(since)) {
-          out.add(c);
-          if (c.getParentCount() == 0) {
-            break;
-          }
-          c = walk.parseCommit(c.getParent(0));
-        }
-      }
-      return out;
-    });
-  }
-
   /** The single commit made since {@code before}. */
   RevCommit onlyCommitSince(ObjectId before) {
     List<RevCommit> commits = commitsSince(before);
@@ -350,30 +305,18 @@ final class ModerationHarness extends JsonApi {
     return out;
   }
 
+  /** Asserts the single value of each trailer named, in pairs: {@code "Action", "person.purge", "Actor-Kind", "agent"}. */
+  static void assertTrailers(RevCommit c, String... keysAndValues) {
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      assertThat(trailerValue(c, keysAndValues[i])).as("trailer " + keysAndValues[i]).isEqualTo(keysAndValues[i + 1]);
+    }
+  }
+
   /** The single value of one trailer key. */
   static String trailerValue(RevCommit c, String key) {
     List<String> values = trailer(c, key);
     assertThat(values).as("trailer " + key + " of\n" + c.getFullMessage()).hasSize(1);
     return values.get(0);
-  }
-
-  /** The file at {@code path} in {@code commit} (as {@code git show <commit>:<path>}), or null. */
-  String fileAt(ObjectId commit, String path) {
-    return withRepository(repo -> {
-      try (RevWalk walk = new RevWalk(repo); TreeWalk tree = TreeWalk.forPath(repo, path,
-          walk.parseCommit(commit).getTree())) {
-        return tree == null ? null : new String(repo.open(tree.getObjectId(0)).getBytes(), StandardCharsets.UTF_8);
-      }
-    });
-  }
-
-  String fileAtHead(String path) {
-    return fileAt(head(), path);
-  }
-
-  <T> T recordAtHead(Sheet sheet, String key, Class<T> type) {
-    String content = fileAtHead(sheet.path(key));
-    return content == null ? null : type.cast(codec.decode(sheet, content.getBytes(StandardCharsets.UTF_8)));
   }
 
   /**
@@ -384,26 +327,7 @@ final class ModerationHarness extends JsonApi {
    */
   void commitBehindTheAppsBack(List<RecordChange> changes) {
     assertThat(nudgerToken).as("a nudger is set").isNotNull();
-    withRepository(repo -> {
-      List<PathChange> paths = new ArrayList<>();
-      for (RecordChange c : changes) {
-        paths.add(c.isDelete() ? PathChange.delete(c.path()) : PathChange.put(c.path(), codec.encode(c.sheet(), c.record())));
-      }
-      try (GitTreeWriter writer = new GitTreeWriter(repo, app.config().dataBranch())) {
-        PersonIdent ident = new PersonIdent("Test Harness", "harness" + NOREPLY, Instant.now(), ZoneOffset.UTC);
-        CommitResult result = writer.commit(writer.head(), paths, ident, "harness: direct edit\n");
-        assertThat(result).isInstanceOf(CommitResult.Committed.class);
-      }
-      return null;
-    });
-    String bio = "nudge " + nudges.incrementAndGet() + " " + UUID.randomUUID();
-    HttpResponse<Buffer> nudge = patch("/api/people/" + nudgerSlug, nudgerToken, new JsonObject().put("bio", bio));
-    // The replica's periodic catch-up (every 5 s) may have read the commit first: the nudge then
-    // lands on top of it. Either way the app ends up holding the repository's head.
-    if (nudge.statusCode() != 200) {
-      error(nudge, 503, "write_conflict");
-    }
-    assertThat(app.publicState().current().commit()).isEqualTo(head().name());
+    commitBehindTheAppsBack(changes, nudgerToken, nudgerSlug);
   }
 
   // ---- PostgreSQL ----

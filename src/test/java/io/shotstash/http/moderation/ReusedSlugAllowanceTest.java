@@ -4,6 +4,7 @@ import static io.shotstash.http.moderation.ModerationHarness.data;
 import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.now;
+import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +15,6 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,23 +31,11 @@ import org.junit.jupiter.api.Test;
  * account under a reused slug leaves no votes or purges to the new one, and an agent's vote on an
  * earlier member account under a reused member slug is ignored like every rule ignores it.
  */
-class ReusedSlugAllowanceTest {
-  static TestApp app;
-  static ModerationHarness h;
-  static String admin;
-
+class ReusedSlugAllowanceTest extends WithModerationApp {
   @BeforeAll
-  static void start() {
-    app = TestApp.start(ModerationHarness.QUIET);
-    h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
+  static void members() {
     String user = h.member(admin, "usr", "user");
     h.nudger(user, "usr");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static PersonEvaluation spamVote(String slug, String agentSlug, Instant at) {
@@ -61,18 +48,31 @@ class ReusedSlugAllowanceTest {
         null, "Spam", List.of(), List.of(), "0".repeat(40), at, true, null, null);
   }
 
+  /** An agent account made three hours before {@code now}. */
+  private static Person agentAccount(String slug, String fullName, Instant now) {
+    return new Person(Ids.uuid7(), null, slug, fullName, null, null, "user", true, null, null, null, null,
+        now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
+  }
+
+  /**
+   * The agent's record, {@code count} members {@code <prefix>-NN} who joined two hours before
+   * {@code now}, and the agent's spam vote on each an hour before {@code now}.
+   */
+  private static List<RecordChange> withSpamVotes(Person agent, String prefix, int count, Instant now) {
+    List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(agent)));
+    for (Person m : numberedMembers(prefix, count, "bio", now.minus(Duration.ofHours(2)))) {
+      changes.add(ModerationHarness.put(m));
+      changes.add(ModerationHarness.put(spamVote(m.slug(), agent.slug(), now.minus(Duration.ofHours(1)))));
+    }
+    return changes;
+  }
+
   @Test
   void aNewAgentUnderAReusedSlugStartsWithItsOwnAllowancesAndTrackRecord() {
     // an earlier agent account under the slug used up both daily allowances an hour ago
     Instant now = now();
-    Person earlier = new Person(Ids.uuid7(), null, "reborn-bot", "Old Bot", null, null, "user", true, null, null, null,
-        null, now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
-    List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(earlier)));
-    for (int i = 1; i <= 20; i++) {
-      Person m = newMember(String.format("old-target-%02d", i), "bio", now.minus(Duration.ofHours(2)));
-      changes.add(ModerationHarness.put(m));
-      changes.add(ModerationHarness.put(spamVote(m.slug(), "reborn-bot", now.minus(Duration.ofHours(1)))));
-    }
+    Person earlier = agentAccount("reborn-bot", "Old Bot", now);
+    List<RecordChange> changes = withSpamVotes(earlier, "old-target", 20, now);
     for (int i = 1; i <= 5; i++) {
       SpamPurge p = purgeRecord("old-purged-" + i, "agent-reborn-bot", now.minus(Duration.ofHours(1)));
       changes.add(RecordChange.put(Sheet.SPAM_PURGES, p.id(), p));
@@ -97,14 +97,8 @@ class ReusedSlugAllowanceTest {
   @Test
   void anAgentsVoteOnAnEarlierAccountUnderAReusedMemberSlugDoesNotUseTheAllowance() {
     Instant now = now();
-    Person agent = new Person(Ids.uuid7(), null, "twice-bot", "Twice Bot", null, null, "user", true, null, null, null,
-        null, now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(3)));
-    List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(agent)));
-    for (int i = 1; i <= 19; i++) {
-      Person m = newMember(String.format("tw-target-%02d", i), "bio", now.minus(Duration.ofHours(2)));
-      changes.add(ModerationHarness.put(m));
-      changes.add(ModerationHarness.put(spamVote(m.slug(), "twice-bot", now.minus(Duration.ofHours(1)))));
-    }
+    Person agent = agentAccount("twice-bot", "Twice Bot", now);
+    List<RecordChange> changes = withSpamVotes(agent, "tw-target", 19, now);
     // its 20th vote was on an earlier account under "swapped": that account was purged as spam, and a
     // new member signed up under the slug since
     changes.add(ModerationHarness.put(spamVote("swapped", "twice-bot", now.minus(Duration.ofHours(1)))));

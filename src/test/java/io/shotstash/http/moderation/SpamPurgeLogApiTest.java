@@ -38,6 +38,8 @@ import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The spam-purge log (filters, byRef, links on the data repository's web page), unblocking a
@@ -169,15 +171,17 @@ class SpamPurgeLogApiTest {
         .isEqualTo(page.getJsonObject("metadata").getLong("totalItems"));
   }
 
-  @Test
-  void badLogFiltersAreRefused() {
-    invalid(h.get("/api/admin/spam-purges?by=robots", staff), "by");
-    invalid(h.get("/api/admin/spam-purges?by=agent-", staff), "by");
-    invalid(h.get("/api/admin/spam-purges?by=agent-Bad", staff), "by");
-    invalid(h.get("/api/admin/spam-purges?since=yesterday", staff), "since");
-    invalid(h.get("/api/admin/spam-purges?blocking=maybe", staff), "blocking");
-    invalid(h.get("/api/admin/spam-purges?perPage=201", staff), "perPage");
-    invalid(h.get("/api/admin/spam-purges?bogus=1", staff), "bogus");
+  @ParameterizedTest(name = "{0} is refused on {1}")
+  @CsvSource(delimiter = '|', value = {
+      "by=robots       | by",
+      "by=agent-       | by",
+      "by=agent-Bad    | by",
+      "since=yesterday | since",
+      "blocking=maybe  | blocking",
+      "perPage=201     | perPage",
+      "bogus=1         | bogus"})
+  void badLogFiltersAreRefused(String query, String field) {
+    invalid(h.get("/api/admin/spam-purges?" + query, staff), field);
   }
 
   // ---------------------------------------------------------------- unblocking

@@ -3,7 +3,9 @@ package io.shotstash.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.ContractWorker;
+import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -30,14 +32,12 @@ import org.openqa.selenium.support.ui.Select;
  * version; an administrator sees the workers and the status figures and revokes a worker.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class JobsViewBrowserTest {
+class JobsViewBrowserTest extends WithSignedInApp {
   static final String BOOTSTRAP = "jobs-view-bootstrap-token-0123456789abcdef";
   static final String EDITOR_PASSWORD = "editor password 123";
   static final String PROXY = "shotstash/proxy-720p";
   static final byte[] OUTPUT = "a 720p proxy, as far as this test is concerned".getBytes(StandardCharsets.UTF_8);
 
-  static TestApp app;
-  static String admin;
   static String editor;
   static String videoId;
   static String notesId;
@@ -47,8 +47,7 @@ class JobsViewBrowserTest {
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
     app.createPerson(admin, "eddie", "editor", EDITOR_PASSWORD);
     editor = app.login("eddie", EDITOR_PASSWORD);
     String shoot = gql(editor, "mutation { createFolder(name: \"Shoot day 1\") { id } }").getJsonObject("createFolder")
@@ -66,12 +65,7 @@ class JobsViewBrowserTest {
 
   @AfterAll
   static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (app != null) {
-      app.close();
-    }
+    Teardown.closeAll(browser);
   }
 
   // ---- seeding through the real APIs ----

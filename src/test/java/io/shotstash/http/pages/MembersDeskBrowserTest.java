@@ -2,6 +2,7 @@ package io.shotstash.http.pages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -56,15 +57,7 @@ class MembersDeskBrowserTest {
 
   @AfterAll
   static void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (app != null) {
-      app.close();
-    }
-    if (github != null) {
-      github.close();
-    }
+    Teardown.closeAll(browser, app, github);
   }
 
   // ---- seeding through the real APIs ----

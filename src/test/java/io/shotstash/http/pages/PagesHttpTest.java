@@ -3,22 +3,22 @@ package io.shotstash.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,41 +26,27 @@ import org.junit.jupiter.api.Test;
  * The staff screens over plain HTTP: who gets which page, the site's 404 page, the redirect to the
  * sign-in page, the security headers on every page and the long-cached assets.
  */
-class PagesHttpTest {
+class PagesHttpTest extends WithSignedInApp {
   static final Path WEBROOT = Path.of("src/main/resources/webroot");
   static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
       + "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
   static final Pattern ASSET = Pattern.compile("/assets/([0-9a-f]{16})/([a-z0-9/.-]+)");
 
-  static TestApp app;
   static WebClient http;
-  static String admin;
   static String staff;
   static String editor;
   static String user;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start();
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of());
     app.createPerson(admin, "sue-staff", "staff", "staff password 123");
     app.createPerson(admin, "ed-editor", "editor", "editor password 123");
     app.createPerson(admin, "uli-user", "user", "user password 123");
     staff = app.login("sue-staff", "staff password 123");
     editor = app.login("ed-editor", "editor password 123");
     user = app.login("uli-user", "user password 123");
-    http = WebClient.create(app.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(app.port())
-        .setFollowRedirects(false));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (http != null) {
-      http.close();
-    }
-    if (app != null) {
-      app.close();
-    }
+    http = app.noRedirectClient();
   }
 
   /** A GET as a browser makes it: with the session cookie when {@code session} is not null. */

@@ -2,19 +2,15 @@ package io.shotstash.http.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.bus.Addresses;
-import io.shotstash.bus.Requests;
 import io.shotstash.db.Database;
-import io.shotstash.pipeline.QueueActions;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawUpload;
-import io.shotstash.testing.SmallDisk;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithAppOnSmallDisk;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,8 +20,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,52 +28,21 @@ import org.junit.jupiter.api.Test;
  * 507 {@code INSUFFICIENT_STORAGE} in the contract's shape with Retry-After, nothing is kept or
  * recorded, the claim holds, and the same upload goes through once space is back.
  */
-class FullDiskOutputTest {
+class FullDiskOutputTest extends WithAppOnSmallDisk {
   static final String BOOT = "full-disk-output-bootstrap-token-0123456";
   static final long MIB = 1024L * 1024L;
 
-  static SmallDisk disk;
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    disk = SmallDisk.mount(48);
-    app = disk.startApp(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
-    admin = app.setupAndLogin();
+    startOnSmallDisk(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
     folder = Folders.create(app.client(), admin, "inputs");
   }
 
-  @AfterAll
-  static void stop() {
-    disk.closeWith(app);
-  }
-
-
-  @AfterEach
-  void spaceBack() {
-    disk.free();
-  }
-
-  record Claimed(ContractWorker worker, String fileId, String id, String claim) {}
-
   static Claimed claimed() {
-    String name = "full-disk-" + UUID.randomUUID().toString().substring(0, 8);
-    String kind = "test/" + name;
-    ContractWorker w = new ContractWorker(app, BOOT, ContractWorker.manifest(name, kind));
-    assertThat(w.register().status()).isEqualTo(201);
-    HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
-        .sendBuffer(Buffer.buffer("not really a video")).await();
-    assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
-    String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
-    Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.ENQUEUE,
-        new JsonObject().put("fileId", fileId).put("kind", kind)).await();
-    Answer next = w.next();
-    assertThat(next.status()).as(next.toString()).isEqualTo(200);
-    return new Claimed(w, fileId, next.job().getString("id"), next.job().getString("claimToken"));
+    return Claimed.fresh(app, BOOT, admin, folder, "full-disk-" + UUID.randomUUID().toString().substring(0, 8));
   }
 
   static List<Path> list(String folder) throws IOException {

@@ -15,7 +15,7 @@ import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -55,27 +55,23 @@ import org.junit.jupiter.api.Test;
  * that only need a token share {@link #plain()} (registrations are limited to 60 an hour per IP:
  * this class stays well below).
  */
-class WorkerContractTest {
+class WorkerContractTest extends WithSignedInApp {
   static final String BOOT = "worker-contract-bootstrap-token-0123456789";
   static final String UUID_RE = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
   static final AtomicInteger COUNTER = new AtomicInteger();
 
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT));
     folder = Folders.create(app.client(), admin, "inputs");
   }
 
   @AfterAll
   static void stop() {
     CLIENTS.stream().skip(1).forEach(WebClient::close);
-    app.close();
   }
 
   // ---- helpers ----
@@ -195,6 +191,29 @@ class WorkerContractTest {
     assertThat(file).doesNotExist();
   }
 
+  /** Uploads an output for the claimed job, asserts it was taken (200) and returns where the app stored it. */
+  static Path storedOutput(Claimed c, String contentType, String ext, Buffer body) {
+    Answer output = c.worker().output(c.id(), c.claim(), contentType, ext, body);
+    assertOk(output, 200);
+    return stored(output.json().getString("versionId"), ext);
+  }
+
+  /** The job's status and progress, as the queue reports them. */
+  static void assertStatusAndProgress(String jobId, String status, int progress) {
+    JsonObject view = jobView(jobId);
+    assertThat(view.getString("status")).isEqualTo(status);
+    assertThat(view.getInteger("progress")).isEqualTo(progress);
+  }
+
+  /** A ranged read of the claimed job's input: 206 with this Content-Range and exactly these bytes. */
+  static Answer assertPartial(Claimed c, String range, String contentRange, byte[] expected) {
+    Answer a = c.worker().input(c.id(), c.claim(), range);
+    assertOk(a, 206);
+    assertThat(a.header("Content-Range")).isEqualTo(contentRange);
+    assertThat(a.bytes()).isEqualTo(expected);
+    return a;
+  }
+
   static void assertContract(Answer a) {
     assertThat(a.header("X-Shotstash-Pipeline")).as("X-Shotstash-Pipeline of %s", a).isEqualTo("1");
   }
@@ -202,6 +221,15 @@ class WorkerContractTest {
   static void assertOk(Answer a, int status) {
     assertThat(a.status()).as(a.toString()).isEqualTo(status);
     assertContract(a);
+  }
+
+  /** Queues a job of {@code kind} on {@code fileId} and asserts {@code w}'s next call claims that very job. */
+  static void assertNextServes(ContractWorker w, String fileId, String kind) {
+    String jobId = enqueue(fileId, kind).getString("id");
+    Answer next = w.next();
+    assertOk(next, 200);
+    assertThat(next.job().getString("id")).isEqualTo(jobId);
+    assertThat(next.job().getString("kind")).isEqualTo(kind);
   }
 
   static void assertRefusal(Answer a, int status, String code) {
@@ -450,11 +478,7 @@ class WorkerContractTest {
     assertOk(progress, 200);
     assertThat(progress.json().getString("status")).isEqualTo("running");
     // and the new kind is served
-    String jobId = enqueue(upload(bytes(5, 5), "text/plain", "b.txt"), newKind).getString("id");
-    Answer next = w.next();
-    assertOk(next, 200);
-    assertThat(next.job().getString("id")).isEqualTo(jobId);
-    assertThat(next.job().getString("kind")).isEqualTo(newKind);
+    assertNextServes(w, upload(bytes(5, 5), "text/plain", "b.txt"), newKind);
   }
 
   // ---- heartbeat ----
@@ -534,12 +558,7 @@ class WorkerContractTest {
     JsonObject changed = ContractWorker.manifest(w.manifest().getString("name"), oldKind, newKind).put("version", "2.0.0");
     assertOk(w.manifest(changed).heartbeat(), 200);
     // the new kind exists now, so a job of it can be queued, and the worker serves it
-    String fileId = upload(bytes(10, 1), "text/plain", "notes.txt");
-    String jobId = enqueue(fileId, newKind).getString("id");
-    Answer next = w.next();
-    assertOk(next, 200);
-    assertThat(next.job().getString("id")).isEqualTo(jobId);
-    assertThat(next.job().getString("kind")).isEqualTo(newKind);
+    assertNextServes(w, upload(bytes(10, 1), "text/plain", "notes.txt"), newKind);
   }
 
   // ---- next ----
@@ -679,9 +698,7 @@ class WorkerContractTest {
   void aJobCancelledByAPersonIsTerminalForItsHolder() {
     Claimed c = claimed("cancel");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "text/plain", "txt", Buffer.buffer("almost"));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "txt");
+    Path file = storedOutput(c, "text/plain", "txt", Buffer.buffer("almost"));
     JsonObject cancelled = Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.CANCEL,
         new JsonObject().put("jobId", c.id())).await();
     assertThat(cancelled.getString("status")).isEqualTo("cancelled");
@@ -697,9 +714,7 @@ class WorkerContractTest {
   void completingAJobWhoseFileWentToTheTrashIsFileGone() {
     Claimed c = claimed("trashed");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "image/jpeg", "jpg", Buffer.buffer(bytes(20, 6)));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "jpg");
+    Path file = storedOutput(c, "image/jpeg", "jpg", Buffer.buffer(bytes(20, 6)));
     Requests.ask(app.vertx(), Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.TRASH_FILE, new JsonObject().put("id", c.fileId())).await();
     JsonObject view = jobView(c.id());
     assertThat(view.getString("status")).isEqualTo("cancelled");
@@ -716,9 +731,7 @@ class WorkerContractTest {
     // the file row is trashed without its jobs being cancelled yet (the sweeper's safety net case)
     Claimed c = claimed("trashed-race");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "audio/wav", "wav", Buffer.buffer(bytes(20, 7)));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "wav");
+    Path file = storedOutput(c, "audio/wav", "wav", Buffer.buffer(bytes(20, 7)));
     app.db().execute("UPDATE media_files SET trashed_at = now() WHERE id = '" + c.fileId() + "'");
 
     assertRefusal(w.input(c.id(), c.claim(), null), 404, "FILE_NOT_FOUND");
@@ -742,26 +755,11 @@ class WorkerContractTest {
     assertThat(whole.header("Content-Type")).startsWith("audio/mpeg");
     assertThat(whole.bytes()).isEqualTo(content);
 
-    Answer first = w.input(c.id(), c.claim(), "bytes=0-9");
-    assertOk(first, 206);
-    assertThat(first.header("Content-Range")).isEqualTo("bytes 0-9/100");
+    Answer first = assertPartial(c, "bytes=0-9", "bytes 0-9/100", slice(content, 0, 10));
     assertThat(first.header("Cache-Control")).isEqualTo("no-store");
-    assertThat(first.bytes()).isEqualTo(slice(content, 0, 10));
-
-    Answer suffix = w.input(c.id(), c.claim(), "bytes=-5");
-    assertOk(suffix, 206);
-    assertThat(suffix.header("Content-Range")).isEqualTo("bytes 95-99/100");
-    assertThat(suffix.bytes()).isEqualTo(slice(content, 95, 100));
-
-    Answer open = w.input(c.id(), c.claim(), "bytes=10-");
-    assertOk(open, 206);
-    assertThat(open.header("Content-Range")).isEqualTo("bytes 10-99/100");
-    assertThat(open.bytes()).isEqualTo(slice(content, 10, 100));
-
-    Answer clamped = w.input(c.id(), c.claim(), "bytes=90-1000");
-    assertOk(clamped, 206);
-    assertThat(clamped.header("Content-Range")).isEqualTo("bytes 90-99/100");
-    assertThat(clamped.bytes()).isEqualTo(slice(content, 90, 100));
+    assertPartial(c, "bytes=-5", "bytes 95-99/100", slice(content, 95, 100)); // a suffix
+    assertPartial(c, "bytes=10-", "bytes 10-99/100", slice(content, 10, 100)); // open-ended
+    assertPartial(c, "bytes=90-1000", "bytes 90-99/100", slice(content, 90, 100)); // clamped to the end
 
     for (String unsatisfiable : List.of("bytes=100-", "bytes=200-300", "bytes=-0")) {
       Answer a = w.input(c.id(), c.claim(), unsatisfiable);
@@ -812,9 +810,7 @@ class WorkerContractTest {
     assertThat(w.progress(c.id(), c.claim(), 100).json().getValue("progress")).isEqualTo(100);
     assertThat(w.progress(c.id(), c.claim(), 99.999).json().getValue("progress")).isEqualTo(99);
 
-    JsonObject view = jobView(c.id());
-    assertThat(view.getString("status")).isEqualTo("running");
-    assertThat(view.getInteger("progress")).isEqualTo(99);
+    assertStatusAndProgress(c.id(), "running", 99);
   }
 
   @Test
@@ -835,9 +831,7 @@ class WorkerContractTest {
         Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"), Buffer.buffer("{progress: 4")), 400,
         "INVALID_BODY");
     // none of them moved the job
-    JsonObject view = jobView(c.id());
-    assertThat(view.getString("status")).isEqualTo("claimed");
-    assertThat(view.getInteger("progress")).isEqualTo(0);
+    assertStatusAndProgress(c.id(), "claimed", 0);
   }
 
   // ---- output ----
@@ -1063,9 +1057,7 @@ class WorkerContractTest {
   void aRetryableFailureQueuesTheJobAgain() {
     Claimed c = claimed("fail-retry");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "text/plain", "txt", Buffer.buffer("partial"));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "txt");
+    Path file = storedOutput(c, "text/plain", "txt", Buffer.buffer("partial"));
 
     Answer a = w.fail(c.id(), c.claim(), "The model server is not reachable", true);
     assertOk(a, 200);
@@ -1175,9 +1167,7 @@ class WorkerContractTest {
   void releaseGivesTheJobBackWithoutSpendingAnAttempt() {
     Claimed c = claimed("release");
     ContractWorker w = c.worker();
-    Answer output = w.output(c.id(), c.claim(), "image/png", "png", Buffer.buffer(bytes(32, 2)));
-    assertOk(output, 200);
-    Path file = stored(output.json().getString("versionId"), "png");
+    Path file = storedOutput(c, "image/png", "png", Buffer.buffer(bytes(32, 2)));
     assertThat(file).exists();
     long seq = jobView(c.id()).getLong("seq");
 

@@ -3,14 +3,12 @@ package io.shotstash.http.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.shotstash.bus.Addresses;
-import io.shotstash.bus.Requests;
-import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.OutputRules;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
+import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.AsyncFile;
@@ -19,7 +17,6 @@ import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,45 +33,22 @@ import org.junit.jupiter.api.Test;
  * before any byte is read, refused while streaming a chunked body, and in both cases nothing is
  * left in storage and the claim still holds.
  */
-class WorkerOutputLimitTest {
+class WorkerOutputLimitTest extends WithSignedInApp {
   static final String BOOT = "worker-output-limit-bootstrap-token-0123";
   static final long LIMIT = 1024L * 1024L;
   static final AtomicInteger COUNTER = new AtomicInteger();
 
-  static TestApp app;
-  static String admin;
   /** The folder every upload goes to (an upload needs one). */
   static String folder;
 
   @BeforeAll
   static void start() {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT, "SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", "1"));
-    admin = app.setupAndLogin();
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOT, "SHOTSTASH_PIPELINE_MAX_OUTPUT_MB", "1"));
     folder = Folders.create(app.client(), admin, "inputs");
   }
 
-  @AfterAll
-  static void stop() {
-    app.close();
-  }
-
-  record Claimed(ContractWorker worker, String id, String claim) {}
-
   static Claimed claimed(String base) {
-    String name = base + "-" + COUNTER.incrementAndGet();
-    String kind = "test/" + name;
-    ContractWorker w = new ContractWorker(app, BOOT, ContractWorker.manifest(name, kind));
-    assertThat(w.register().status()).isEqualTo(201);
-    HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(admin)
-        .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
-        .sendBuffer(Buffer.buffer("not really a video")).await();
-    assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
-    String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
-    Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.ENQUEUE,
-        new JsonObject().put("fileId", fileId).put("kind", kind)).await();
-    Answer next = w.next();
-    assertThat(next.status()).as(next.toString()).isEqualTo(200);
-    return new Claimed(w, next.job().getString("id"), next.job().getString("claimToken"));
+    return Claimed.fresh(app, BOOT, admin, folder, base + "-" + COUNTER.incrementAndGet());
   }
 
   static List<Path> list(String folder) throws IOException {
