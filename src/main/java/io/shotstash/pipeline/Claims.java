@@ -36,8 +36,10 @@ import java.util.UUID;
  * job-queue instance, used on its event loop only.
  */
 final class Claims {
-  /** A caller of {@code jobs/next}: the worker and the kinds it runs. */
-  /** One caller of {@code jobs/next}; {@code withStorageKey}: an in-process worker, which reads the input from storage itself. */
+  /**
+   * A caller of {@code jobs/next}: the worker and the kinds it runs; {@code withStorageKey}: an
+   * in-process worker, which reads the input from storage itself.
+   */
   record Next(UUID worker, List<String> kinds, boolean withStorageKey) {}
 
   private final Pool asyncCommits;
@@ -73,7 +75,8 @@ final class Claims {
     return Future.all(groups).map(v -> out);
   }
 
-  private Future<Void> claimGroup(TreeSet<String> kindSet, List<Integer> members, List<Next> calls, List<Outcome<JsonObject>> out) {
+  private Future<Void> claimGroup(TreeSet<String> kindSet, List<Integer> members, List<Next> calls,
+      List<Outcome<JsonObject>> out) {
     String[] kinds = kindSet.toArray(String[]::new);
     Map<String, Long> versions = signal.versions(kindSet);
     UUID[] workers = new UUID[members.size()];
@@ -84,31 +87,32 @@ final class Claims {
       tokens[m] = Tokens.random("");
       hashes[m] = Buffer.buffer(Tokens.sha256(tokens[m]));
     }
-    return asyncCommits.preparedQuery(PipelineSql.CLAIM_BATCH).execute(Tuple.of(kinds, workers, hashes)).<Void>compose(rows -> {
-      for (Row r : rows) {
-        int m = r.getLong("n").intValue() - 1;
-        String jobId = r.getUUID("id").toString();
-        events.updated(jobId, r.getLong("seq"), JobStatus.CLAIMED.wire(), 0);
-        JsonObject reply = jobJson(r, tokens[m]);
-        if (calls.get(members.get(m)).withStorageKey()) {
-          reply.put("storageKey", r.getString("storage_key")); // what an INPUT would read, just after the claim
-        }
-        out.set(members.get(m), new Answered<>(reply));
-      }
-      JsonObject none = new JsonObject();
-      for (Integer i : members) {
-        if (out.get(i) == null) {
-          out.set(i, new Answered<>(none));
-        }
-      }
-      // the claims are committed: whatever learning fails, they are answered
-      return rows.size() < members.size() ? learnEmpty(kinds, versions).otherwiseEmpty() : Future.succeededFuture();
-    }).recover(err -> {
-      // this group's statement changed nothing; the other groups' claims stand and are answered
-      Refused<JsonObject> retry = new Refused<>(Batcher.retryable("claim", members.size(), err));
-      members.forEach(i -> out.set(i, retry));
-      return Future.succeededFuture();
-    });
+    return asyncCommits.preparedQuery(PipelineSql.CLAIM_BATCH).execute(Tuple.of(kinds, workers, hashes))
+        .<Void>compose(rows -> {
+          for (Row r : rows) {
+            int m = r.getLong("n").intValue() - 1;
+            String jobId = r.getUUID("id").toString();
+            events.updated(jobId, r.getLong("seq"), JobStatus.CLAIMED.wire(), 0);
+            JsonObject reply = jobJson(r, tokens[m]);
+            if (calls.get(members.get(m)).withStorageKey()) {
+              reply.put("storageKey", r.getString("storage_key")); // what an INPUT would read, just after the claim
+            }
+            out.set(members.get(m), new Answered<>(reply));
+          }
+          JsonObject none = new JsonObject();
+          for (Integer i : members) {
+            if (out.get(i) == null) {
+              out.set(i, new Answered<>(none));
+            }
+          }
+          // the claims are committed: whatever learning fails, they are answered
+          return rows.size() < members.size() ? learnEmpty(kinds, versions).otherwiseEmpty() : Future.succeededFuture();
+        }).recover(err -> {
+          // this group's statement changed nothing; the other groups' claims stand and are answered
+          Refused<JsonObject> retry = new Refused<>(Batcher.retryable("claim", members.size(), err));
+          members.forEach(i -> out.set(i, retry));
+          return Future.succeededFuture();
+        });
   }
 
   private static JsonObject jobJson(Row r, String claimToken) {
@@ -120,7 +124,8 @@ final class Claims {
         .put("attempt", r.getInteger("attempts")).put("maxAttempts", r.getInteger("max_attempts"))
         .put("claimToken", claimToken)
         .put("input", new JsonObject().put("url", "/api/v1/pipeline/jobs/" + jobId + "/input")
-            .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size"))));
+            .put("name", r.getString("name")).put("mimeType", r.getString("mime_type"))
+            .put("size", r.getLong("size"))));
   }
 
   /** Some callers found nothing: learn when these kinds next have claimable work, so idle polls stay off PostgreSQL. */

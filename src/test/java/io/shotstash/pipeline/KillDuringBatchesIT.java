@@ -31,8 +31,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -100,7 +102,8 @@ class KillDuringBatchesIT {
     String folder = Folders.create(node.http, admin, "inputs");
     for (int i = 0; i < SOURCES.size(); i++) {
       HttpResponse<Buffer> up = node.http.post("/api/v1/files").bearerTokenAuthentication(admin)
-          .addQueryParam("folderId", folder).putHeader("Content-Type", "text/plain").putHeader("X-File-Name", "source-" + i + ".txt")
+          .addQueryParam("folderId", folder).putHeader("Content-Type", "text/plain")
+          .putHeader("X-File-Name", "source-" + i + ".txt")
           .sendBuffer(Buffer.buffer(SOURCES.get(i), StandardCharsets.UTF_8.name())).await();
       assertThat(up.statusCode()).as(up.bodyAsString()).isEqualTo(201);
       String id = up.bodyAsJsonObject().getJsonObject("data").getString("id");
@@ -146,7 +149,11 @@ class KillDuringBatchesIT {
     app.eventually("calls in flight", Duration.ofSeconds(10), () -> LEDGER.inFlight.get() > 0);
     LEDGER.killedAt = System.nanoTime();
     node.kill();
+    // the process is gone now: a call that started before this and failed was in flight when it died
+    // (the kill itself takes a few ms, a call one or two: those that began after killedAt count too)
+    LEDGER.deadAt = System.nanoTime();
     List<Outcome> atKill = outcomes(runs);
+    LEDGER.countCutInFlight();
     assertThat(LEDGER.unexpected).isEmpty();
     assertThat(atKill).as("every worker lost its connection").containsOnly(Outcome.CUT);
     int cutInFlight = LEDGER.cutInFlight.values().stream().mapToInt(AtomicInteger::get).sum();
@@ -159,11 +166,14 @@ class KillDuringBatchesIT {
     // ---- what the kill left ----
     assertThat(app.db().number("SELECT count(*) FROM pipeline_jobs WHERE " + MINE)).isEqualTo(JOBS);
     assertThat(rows("SELECT id::text, status FROM pipeline_jobs WHERE " + MINE
-        + " AND status NOT IN ('queued', 'claimed', 'running', 'done')")).as("jobs neither done, queued nor leased").isEmpty();
+        + " AND status NOT IN ('queued', 'claimed', 'running', 'done')")).as("jobs neither done, queued nor leased")
+        .isEmpty();
     checkDoneJobsHaveTheirVersion();
     Map<String, String> doneInDb = doneVersions();
-    assertThat(differences(LEDGER.toldDone, doneInDb)).as("jobs a worker was told done that are not done with the version"
-        + " it was told").isEmpty();
+    assertThat(differences(LEDGER.toldDone, doneInDb))
+        .as("jobs a worker was told done that are not done with the version"
+            + " it was told")
+        .isEmpty();
     Set<String> completeAsked = new HashSet<>(LEDGER.toldDone.keySet());
     Set<String> openClaims = new HashSet<>();
     for (Worker w : workers) {
@@ -181,8 +191,10 @@ class KillDuringBatchesIT {
     Set<String> leasedUnheard = new HashSet<>(leased);
     leasedUnheard.removeAll(openClaims);
     int cutNext = LEDGER.cut.get(Step.NEXT).get();
-    assertThat(leasedUnheard.size()).as("leases nobody was told of (%s), at most one per jobs/next without an answer (%d)",
-        leasedUnheard, cutNext).isLessThanOrEqualTo(cutNext);
+    assertThat(leasedUnheard.size())
+        .as("leases nobody was told of (%s), at most one per jobs/next without an answer (%d)",
+            leasedUnheard, cutNext)
+        .isLessThanOrEqualTo(cutNext);
     for (Worker w : workers) {
       if (w.jobId != null) {
         String status = app.db().text("SELECT status FROM pipeline_jobs WHERE id = '" + w.jobId + "'");
@@ -191,7 +203,8 @@ class KillDuringBatchesIT {
       }
     }
     System.out.printf("kill: %d jobs told done before it, %d done in the database; calls cut in flight by step %s;"
-        + " %d leases nobody heard of%n", toldDoneBeforeKill, doneInDb.size(), LEDGER.cutInFlight, leasedUnheard.size());
+        + " %d leases nobody heard of%n", toldDoneBeforeKill, doneInDb.size(), LEDGER.cutInFlight,
+        leasedUnheard.size());
 
     // ---- the workers carry on: the cut call again while the claim holds, then drain ----
     List<Outcome> afterRestart = outcomes(workers.stream().map(w -> w.run(expectedInput)).toList());
@@ -207,7 +220,8 @@ class KillDuringBatchesIT {
     app.eventually("the sweeper to take the expired leases back", Duration.ofSeconds(60), () -> app.db().number(
         "SELECT count(*) FROM pipeline_jobs WHERE " + MINE + " AND status IN ('claimed', 'running')") == 0);
     // their retry waits out the back-off (30 s after a first attempt): move that time too
-    app.db().execute("UPDATE pipeline_jobs SET run_after = now() - interval '1 second' WHERE " + MINE + " AND status = 'queued'");
+    app.db().execute(
+        "UPDATE pipeline_jobs SET run_after = now() - interval '1 second' WHERE " + MINE + " AND status = 'queued'");
     app.eventually("every job done", Duration.ofSeconds(120), () -> {
       List<Outcome> round = outcomes(workers.stream().map(w -> w.run(expectedInput)).toList());
       assertThat(LEDGER.unexpected).isEmpty();
@@ -216,16 +230,21 @@ class KillDuringBatchesIT {
     });
 
     // ---- every job done exactly once ----
-    assertThat(rows("SELECT status, attempts, count(*) FROM pipeline_jobs WHERE " + MINE + " GROUP BY status, attempts"))
+    assertThat(
+        rows("SELECT status, attempts, count(*) FROM pipeline_jobs WHERE " + MINE + " GROUP BY status, attempts"))
         .as("status, attempts, jobs: a second attempt only for the leases nobody heard of")
-        .containsExactlyInAnyOrderElementsOf(orphans.isEmpty() ? List.of(List.of("done", "1", Integer.toString(JOBS - orphans.size())))
-            : List.of(List.of("done", "1", Integer.toString(JOBS - orphans.size())), List.of("done", "2", Integer.toString(orphans.size()))));
+        .containsExactlyInAnyOrderElementsOf(
+            orphans.isEmpty() ? List.of(List.of("done", "1", Integer.toString(JOBS - orphans.size())))
+                : List.of(List.of("done", "1", Integer.toString(JOBS - orphans.size())),
+                    List.of("done", "2", Integer.toString(orphans.size()))));
     checkDoneJobsHaveTheirVersion();
     Map<String, String> told = new HashMap<>(LEDGER.toldDone);
-    assertThat(LEDGER.doneUnheard.keySet()).as("told done and done unheard overlap").doesNotContainAnyElementsOf(told.keySet());
+    assertThat(LEDGER.doneUnheard.keySet()).as("told done and done unheard overlap")
+        .doesNotContainAnyElementsOf(told.keySet());
     told.putAll(LEDGER.doneUnheard);
     assertThat(told).hasSize(JOBS);
-    assertThat(differences(told, doneVersions())).as("jobs whose version is not the one its worker sent last and was told of")
+    assertThat(differences(told, doneVersions()))
+        .as("jobs whose version is not the one its worker sent last and was told of")
         .isEmpty();
     assertThat(LEDGER.duplicateClaims).as("jobs handed out twice").isEmpty();
     assertThat(expectedInput.keySet().stream().filter(id -> !LEDGER.answeredClaims.contains(id)).toList())
@@ -233,8 +252,10 @@ class KillDuringBatchesIT {
     try (Stream<Path> tmp = Files.list(app.dataDir().resolve("media").resolve("tmp"))) {
       assertThat(tmp.toList()).as("temporary files left").isEmpty();
     }
-    System.out.printf("after the restart: %d completes repeated that had gone through (409 JOB_TERMINAL), %d leases taken"
-        + " back by the sweeper, %d answers 503%n", LEDGER.doneUnheard.size(), orphans.size(), LEDGER.unavailable.get());
+    System.out.printf(
+        "after the restart: %d completes repeated that had gone through (409 JOB_TERMINAL), %d leases taken"
+            + " back by the sweeper, %d answers 503%n",
+        LEDGER.doneUnheard.size(), orphans.size(), LEDGER.unavailable.get());
   }
 
   // ---- checks ----
@@ -244,10 +265,11 @@ class KillDuringBatchesIT {
    * and attempt, stored with the bytes its worker sent; and no version belongs to a job that is not done.
    */
   private static void checkDoneJobsHaveTheirVersion() {
-    assertThat(rows("SELECT j.id::text, j.version_id::text FROM pipeline_jobs j WHERE j." + MINE + " AND j.status = 'done' "
-        + "AND (j.version_id IS NULL OR (SELECT count(*) FROM processed_versions v WHERE v.job_id = j.id) <> 1 "
-        + "OR NOT EXISTS (SELECT 1 FROM processed_versions v WHERE v.id = j.version_id AND v.job_id = j.id "
-        + "  AND v.file_id = j.file_id AND v.kind = j.kind AND v.attempt = j.attempts))"))
+    assertThat(
+        rows("SELECT j.id::text, j.version_id::text FROM pipeline_jobs j WHERE j." + MINE + " AND j.status = 'done' "
+            + "AND (j.version_id IS NULL OR (SELECT count(*) FROM processed_versions v WHERE v.job_id = j.id) <> 1 "
+            + "OR NOT EXISTS (SELECT 1 FROM processed_versions v WHERE v.id = j.version_id AND v.job_id = j.id "
+            + "  AND v.file_id = j.file_id AND v.kind = j.kind AND v.attempt = j.attempts))"))
         .as("done jobs without exactly one version of their own").isEmpty();
     assertThat(rows("SELECT v.id::text, j.status FROM processed_versions v JOIN pipeline_jobs j ON j.id = v.job_id "
         + "WHERE j." + MINE + " AND j.status <> 'done'")).as("versions of jobs that are not done").isEmpty();
@@ -273,7 +295,8 @@ class KillDuringBatchesIT {
   private static List<String> differences(Map<String, String> expected, Map<String, String> actual) {
     return expected.entrySet().stream().filter(e -> !e.getValue().equals(actual.get(e.getKey())))
         .map(e -> e.getKey() + ": " + e.getValue() + ", in the database " + (actual.containsKey(e.getKey())
-            ? actual.get(e.getKey()) : app.db().text("SELECT status FROM pipeline_jobs WHERE id = '" + e.getKey() + "'")))
+            ? actual.get(e.getKey())
+            : app.db().text("SELECT status FROM pipeline_jobs WHERE id = '" + e.getKey() + "'")))
         .toList();
   }
 
@@ -285,16 +308,19 @@ class KillDuringBatchesIT {
 
   /** One job per file and kind, on file rows that point at the uploaded sources; job id -> its input. */
   private static Map<String, String> queueJobs() {
-    app.db().execute("WITH src AS (SELECT array_agg(storage_key ORDER BY name) AS keys, array_agg(size ORDER BY name) AS sizes "
-        + "  FROM media_files WHERE name LIKE 'source-%'), "
-        + "f AS (INSERT INTO media_files (id, name, mime_type, size, storage_key) "
-        + "  SELECT gen_random_uuid(), '" + NS + "-' || g || '.txt', 'text/plain', src.sizes[1 + g % 4], src.keys[1 + g % 4] "
-        + "  FROM src, generate_series(1, " + FILES + ") g RETURNING id) "
-        + "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), f.id, '" + NS + "/k' || k "
-        + "FROM f CROSS JOIN generate_series(0, " + (KINDS - 1) + ") k");
+    app.db().execute(
+        "WITH src AS (SELECT array_agg(storage_key ORDER BY name) AS keys, array_agg(size ORDER BY name) AS sizes "
+            + "  FROM media_files WHERE name LIKE 'source-%'), "
+            + "f AS (INSERT INTO media_files (id, name, mime_type, size, storage_key) "
+            + "  SELECT gen_random_uuid(), '" + NS
+            + "-' || g || '.txt', 'text/plain', src.sizes[1 + g % 4], src.keys[1 + g % 4] "
+            + "  FROM src, generate_series(1, " + FILES + ") g RETURNING id) "
+            + "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), f.id, '" + NS + "/k' || k "
+            + "FROM f CROSS JOIN generate_series(0, " + (KINDS - 1) + ") k");
     Map<String, String> expected = new HashMap<>();
-    for (List<String> row : rows("SELECT j.id::text, f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
-        + "WHERE j." + MINE + " AND j.status = 'queued'")) {
+    for (List<String> row : rows(
+        "SELECT j.id::text, f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
+            + "WHERE j." + MINE + " AND j.status = 'queued'")) {
       expected.put(row.get(0), CONTENT.get(row.get(1)));
     }
     assertThat(expected).hasSize(JOBS).doesNotContainValue(null);
@@ -302,7 +328,9 @@ class KillDuringBatchesIT {
   }
 
   static List<List<String>> rows(String query) {
-    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+    try (Connection c = Database.connect(app.db().url());
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
       int columns = rs.getMetaData().getColumnCount();
       List<List<String>> out = new ArrayList<>();
       while (rs.next()) {
@@ -334,17 +362,29 @@ class KillDuringBatchesIT {
   // ---- the workers ----
 
   /** How a worker's run ended: the queue had nothing for it, or its connection to the app broke. */
-  enum Outcome { IDLE, CUT }
+  enum Outcome {
+    IDLE,
+    CUT
+  }
 
   /** The call a worker makes next. */
-  enum Step { NEXT, INPUT, OUTPUT, COMPLETE }
+  enum Step {
+    NEXT,
+    INPUT,
+    OUTPUT,
+    COMPLETE
+  }
 
   /** What all the workers saw. */
   static final class Ledger {
     final AtomicInteger inFlight = new AtomicInteger();
     /** When the kill was sent (System.nanoTime), 0 before. */
     volatile long killedAt;
-    /** Calls sent before the kill that never got an answer, by step. */
+    /** When the kill had ended the process (0 until then): calls started before it and cut were in flight. */
+    volatile long deadAt;
+    /** When each call that never got an answer started, by step (counted against deadAt once the runs end). */
+    final Map<Step, Queue<Long>> cutStarts = new EnumMap<>(Step.class);
+    /** Calls in flight when the process died (sent before it was gone, never answered), by step. */
     final Map<Step, AtomicInteger> cutInFlight = new EnumMap<>(Step.class);
     /** Calls that never got an answer, sent before or after the kill (the process takes a moment to die), by step. */
     final Map<Step, AtomicInteger> cut = new EnumMap<>(Step.class);
@@ -363,7 +403,13 @@ class KillDuringBatchesIT {
       for (Step s : Step.values()) {
         cutInFlight.put(s, new AtomicInteger());
         cut.put(s, new AtomicInteger());
+        cutStarts.put(s, new ConcurrentLinkedQueue<>());
       }
+    }
+
+    /** Once every run has ended: the cut calls that started before the process was gone. */
+    void countCutInFlight() {
+      cutStarts.forEach((s, starts) -> cutInFlight.get(s).set((int) starts.stream().filter(t -> t < deadAt).count()));
     }
   }
 
@@ -397,9 +443,12 @@ class KillDuringBatchesIT {
       this.kinds = kinds;
       web = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(node.httpPort)
           .setLocalAddress(localAddress));
-      HttpResponse<Buffer> r = web.post(BASE + "/workers/register").putHeader("X-Worker-Bootstrap-Token", ClusterNodes.BOOTSTRAP)
-          .sendJsonObject(new JsonObject().put("manifest", new JsonObject().put("name", name).put("version", "1.0.0")
-              .put("kinds", new JsonArray(kinds)).put("contract", 1))).await();
+      HttpResponse<Buffer> r =
+          web.post(BASE + "/workers/register").putHeader("X-Worker-Bootstrap-Token", ClusterNodes.BOOTSTRAP)
+              .sendJsonObject(
+                  new JsonObject().put("manifest", new JsonObject().put("name", name).put("version", "1.0.0")
+                      .put("kinds", new JsonArray(kinds)).put("contract", 1)))
+              .await();
       assertThat(r.statusCode()).as("register %s: %s", name, r.bodyAsString()).isEqualTo(201);
       token = r.bodyAsJsonObject().getString("token");
     }
@@ -425,7 +474,8 @@ class KillDuringBatchesIT {
         case INPUT -> web.get(inputUrl).putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", claimToken)
             .timeout(30_000).send();
         case OUTPUT -> web.put(BASE + "/jobs/" + jobId + "/output").putHeader("X-Worker-Token", token)
-            .putHeader("X-Claim-Token", claimToken).putHeader("Content-Type", "text/plain").putHeader("X-Output-Ext", "txt")
+            .putHeader("X-Claim-Token", claimToken).putHeader("Content-Type", "text/plain")
+            .putHeader("X-Output-Ext", "txt")
             .timeout(30_000).sendBuffer(Buffer.buffer(output(jobId), StandardCharsets.UTF_8.name()));
         case COMPLETE -> web.post(BASE + "/jobs/" + jobId + "/complete").putHeader("X-Worker-Token", token)
             .putHeader("X-Claim-Token", claimToken).timeout(30_000).send();
@@ -437,9 +487,7 @@ class KillDuringBatchesIT {
           if (killedAt == 0) {
             return unexpected(now + " failed before the kill: " + ar.cause());
           }
-          if (started < killedAt) {
-            LEDGER.cutInFlight.get(now).incrementAndGet();
-          }
+          LEDGER.cutStarts.get(now).add(started);
           LEDGER.cut.get(now).incrementAndGet();
           if (now == Step.COMPLETE) {
             completeCut = true;
@@ -480,7 +528,8 @@ class KillDuringBatchesIT {
           step = Step.INPUT;
         }
         case INPUT -> {
-          if (r.statusCode() != 200 || !expectedInput.get(jobId).equals(r.bodyAsString(StandardCharsets.UTF_8.name()))) {
+          if (r.statusCode() != 200
+              || !expectedInput.get(jobId).equals(r.bodyAsString(StandardCharsets.UTF_8.name()))) {
             return unexpected(what);
           }
           step = Step.OUTPUT;
@@ -495,7 +544,8 @@ class KillDuringBatchesIT {
         case COMPLETE -> {
           if (r.statusCode() == 200 && versionId.equals(r.bodyAsJsonObject().getString("versionId"))) {
             LEDGER.toldDone.put(jobId, versionId);
-          } else if (r.statusCode() == 409 && completeCut && "JOB_TERMINAL".equals(r.bodyAsJsonObject().getString("code"))) {
+          } else if (r.statusCode() == 409 && completeCut
+              && "JOB_TERMINAL".equals(r.bodyAsJsonObject().getString("code"))) {
             // an earlier complete of this claim went through; the kill took its answer
             LEDGER.doneUnheard.put(jobId, versionId);
           } else {
