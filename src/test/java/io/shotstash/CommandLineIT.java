@@ -131,7 +131,8 @@ class CommandLineIT {
     Config.DatabaseUrl server = db.url();
     String role = "shotstash_no_role_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
     Map<String, String> env = env("missing-role");
-    env.put("DATABASE_URL", "postgresql://" + role + "@" + server.host() + ":" + server.port() + "/" + server.database());
+    env.put("DATABASE_URL",
+        "postgresql://" + role + "@" + server.host() + ":" + server.port() + "/" + server.database());
     AppProcess.Result r = run("missing-role", env, "migrate");
     assertThat(r.exit()).as(r.output()).isEqualTo(1);
     assertThat(r.plainLines()).singleElement().asString()

@@ -109,7 +109,7 @@ class ReadmeCommandsIT {
     }
     if (work != null) {
       // the logs stay under target/ for a failure's reader; the data, the jar and the videos go
-      for (String dir : new String[] {"data", "shell", "tmp"}) {
+      for (String dir : new String[]{"data", "shell", "tmp"}) {
         delete(work.resolve(dir));
       }
       delete(work.resolve("shotstash.jar"));
@@ -228,7 +228,7 @@ class ReadmeCommandsIT {
   }
 
   static void ffmpegIsInstalled() {
-    for (String tool : new String[] {"ffmpeg", "ffprobe"}) {
+    for (String tool : new String[]{"ffmpeg", "ffprobe"}) {
       boolean found = Stream.of(System.getenv("PATH").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
       assertThat(found).as("%s is missing: install Debian's ffmpeg package (apt-get install -y ffmpeg)", tool).isTrue();
     }
@@ -278,8 +278,10 @@ class ReadmeCommandsIT {
       stop(p);
     }
     String output = Files.readString(work.resolve(name + ".log"));
-    assertThat(ended).as("README.md line %d did not end within 300 s:%n%s%noutput:%n%s%napp log: %s", b.line(), b.text(),
-        output, appLog).isTrue();
+    assertThat(ended)
+        .as("README.md line %d did not end within 300 s:%n%s%noutput:%n%s%napp log: %s", b.line(), b.text(),
+            output, appLog)
+        .isTrue();
     assertThat(p.exitValue()).as("README.md line %d failed:%n%s%noutput:%n%s%napp log: %s", b.line(), b.text(), output,
         appLog).isZero();
   }

@@ -58,11 +58,12 @@ public final class Grants {
   }
 
   /** A new grant and its token, shown this once. */
-  public Future<JsonObject> create(String agentPersonId, List<String> scopes, OffsetDateTime expiresAt, String createdBy) {
+  public Future<JsonObject> create(String agentPersonId, List<String> scopes, OffsetDateTime expiresAt,
+      String createdBy) {
     String token = Tokens.random(TOKEN_PREFIX);
     return pool.preparedQuery(INSERT).execute(Tuple.tuple(Arrays.asList(UUID.fromString(Ids.uuid7()),
-            UUID.fromString(agentPersonId), Buffer.buffer(Tokens.sha256(token)), scopes.toArray(String[]::new),
-            UUID.fromString(createdBy), expiresAt)))
+        UUID.fromString(agentPersonId), Buffer.buffer(Tokens.sha256(token)), scopes.toArray(String[]::new),
+        UUID.fromString(createdBy), expiresAt)))
         .map(rows -> new JsonObject().put("grant", grantJson(rows.iterator().next(), true)).put("token", token));
   }
 
@@ -74,7 +75,8 @@ public final class Grants {
   public Future<JsonArray> ofAgent(String agentPersonId) {
     return pool.preparedQuery(OF_AGENT).execute(Tuple.of(UUID.fromString(agentPersonId))).map(rows -> {
       JsonArray out = new JsonArray();
-      rows.forEach(r -> out.add(grantJson(r, r.getBoolean("active")).put("revokedAt", iso(r.getOffsetDateTime("revoked_at")))));
+      rows.forEach(
+          r -> out.add(grantJson(r, r.getBoolean("active")).put("revokedAt", iso(r.getOffsetDateTime("revoked_at")))));
       return out;
     });
   }
@@ -105,7 +107,8 @@ public final class Grants {
   static JsonObject grantJson(Row r, boolean active) {
     return new JsonObject().put("id", r.getUUID("id").toString())
         .put("scopes", new JsonArray(Arrays.asList(r.getArrayOfStrings("scopes"))))
-        .put("createdAt", iso(r.getOffsetDateTime("created_at"))).put("expiresAt", iso(r.getOffsetDateTime("expires_at")))
+        .put("createdAt", iso(r.getOffsetDateTime("created_at")))
+        .put("expiresAt", iso(r.getOffsetDateTime("expires_at")))
         .put("active", active);
   }
 }

@@ -106,7 +106,8 @@ public final class AppVerticle extends VerticleBase {
     Future<Void> database = work.database(context).onSuccess(v -> migrated.set(true));
     Future<Startup.PublicData> publicData = work.publicData(context).onSuccess(d -> closeables.add(d.repository()));
     return Future.all(database, publicData)
-        .compose(v -> deployAll(publicData.result().repository(), publicData.result().codec(), publicData.result().state()))
+        .compose(
+            v -> deployAll(publicData.result().repository(), publicData.result().codec(), publicData.result().state()))
         .onSuccess(v -> announce((System.nanoTime() - started) / 1_000_000))
         .onSuccess(v -> vertx.executeBlocking(() -> {
           Metrics.bindJvmMetrics(); // after the start: nothing reads them before
@@ -145,7 +146,8 @@ public final class AppVerticle extends VerticleBase {
           vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),
           deployQueue(storage, signal, workers, queueLoops, pipeline),
           vertx.deployVerticle(new LibraryVerticle(pool, storage)),
-          vertx.deployVerticle(new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
+          vertx.deployVerticle(
+              new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
           vertx.deployVerticle(new ModerationVerticle(pool, holder,
               new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
               config.dataBranch())));

@@ -83,7 +83,8 @@ public record Config(
   }
 
   /** The worker contract's settings (docs/configuration.md → Pipeline). */
-  public record Pipeline(String bootstrapToken, long maxOutputBytes, int leaseSeconds, int sweepSeconds, int queueInstances) {
+  public record Pipeline(String bootstrapToken, long maxOutputBytes, int leaseSeconds, int sweepSeconds,
+      int queueInstances) {
     /** Workers are asked to heartbeat this often; the contract fixes it at 30 s. */
     public int heartbeatSeconds() {
       return 30;
@@ -95,7 +96,8 @@ public record Config(
    * server when nothing answers at the default address).
    */
   public Config withDatabase(DatabaseUrl other) {
-    return new Config(other, databaseUrlSet, dbPoolSize, httpHost, httpPort, httpInstances, dataDir, dataRepo, dataBranch,
+    return new Config(other, databaseUrlSet, dbPoolSize, httpHost, httpPort, httpInstances, dataDir, dataRepo,
+        dataBranch,
         setupToken, jwtSecret, noreplyDomain, sessionDays, repackEvery, maxUploadBytes, pipeline, github,
         inProcessWorkers, moderation, cluster, site);
   }
@@ -266,7 +268,8 @@ public record Config(
       if (bounceSecret != null && bounceSecret.length() < 32) {
         problems.add("SHOTSTASH_BOUNCE_SECRET must be at least 32 characters");
       }
-      Moderation moderation = new Moderation(purgeSweep, webUrl == null ? null : webUrl.replaceAll("/+$", ""), bounceSecret);
+      Moderation moderation =
+          new Moderation(purgeSweep, webUrl == null ? null : webUrl.replaceAll("/+$", ""), bounceSecret);
       Pipeline pipeline = new Pipeline(bootstrap, maxOutputMb * 1024L * 1024L, lease, sweep, queueInstances);
       int inProcessWorkers = integer("SHOTSTASH_IN_PROCESS_WORKERS", 0, 16);
       Cluster cluster = cluster();
@@ -326,7 +329,8 @@ public record Config(
         String memberPort = colon < 0 ? Integer.toString(port) : member.substring(colon + 1);
         if (!HOST.matcher(memberHost).matches() || !memberPort.matches("\\d{1,5}")
             || Integer.parseInt(memberPort) < 1 || Integer.parseInt(memberPort) > 65535) {
-          problems.add("SHOTSTASH_CLUSTER_MEMBERS must list host:port entries separated by commas, got '" + member + "'");
+          problems
+              .add("SHOTSTASH_CLUSTER_MEMBERS must list host:port entries separated by commas, got '" + member + "'");
           continue;
         }
         members.add(memberHost + ":" + memberPort);

@@ -96,8 +96,10 @@ final class InstanceBinding {
           throw ((Refuse) InstanceIdentity.decide(now, facts, () -> held)).exception();
         }
       }
-      log.info(facts.exists() ? "Instance {} recorded in the database {} and the data repository {} (they had no id yet)"
-          : "Instance {} recorded in the database {} and the new data repository {}", start.id(), db.location(), dir);
+      log.info(
+          facts.exists() ? "Instance {} recorded in the database {} and the data repository {} (they had no id yet)"
+              : "Instance {} recorded in the database {} and the new data repository {}",
+          start.id(), db.location(), dir);
       return new Opened(repository, facts.withId(start.id()), false);
     } catch (RuntimeException e) {
       undo(repository, dir, facts.exists(), folderExisted, before);
@@ -132,7 +134,8 @@ final class InstanceBinding {
 
   /** What the database records; blocking, after the migrations. */
   static DatabaseFacts readDatabase(Config.DatabaseUrl url) {
-    try (Connection c = Database.connect(url); Statement s = c.createStatement();
+    try (Connection c = Database.connect(url);
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT (SELECT instance_id::text FROM instance_identity), "
             + "EXISTS (SELECT 1 FROM private_profiles) OR EXISTS (SELECT 1 FROM password_credentials)")) {
       rs.next();

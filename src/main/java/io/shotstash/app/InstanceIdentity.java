@@ -93,7 +93,7 @@ public final class InstanceIdentity {
       }
       String other = !repo.exists() ? "there is no data repository at " + repo.location()
           : repo.id() != null ? "the data repository " + repo.location() + " belongs to instance " + repo.id()
-          : "the data repository " + repo.location() + " has no instance id: it is not this instance's repository";
+              : "the data repository " + repo.location() + " has no instance id: it is not this instance's repository";
       return refuse("the database " + db.location() + " belongs to Shotstash instance " + db.id() + ", but " + other);
     }
     if (repo.id() != null && repo.hasPeople()) {

@@ -48,7 +48,8 @@ public sealed interface Actor {
     }
     if (this instanceof Agent a) {
       return new JsonObject().put("kind", "agent").put("personId", a.personId()).put("slug", a.slug())
-          .put("fullName", a.fullName()).put("grantId", a.grantId()).put("scopes", new JsonArray(List.copyOf(a.scopes())));
+          .put("fullName", a.fullName()).put("grantId", a.grantId())
+          .put("scopes", new JsonArray(List.copyOf(a.scopes())));
     }
     return new JsonObject().put("kind", this instanceof SystemActor ? "system" : "anonymous");
   }

@@ -24,8 +24,10 @@ public final class Passwords {
 
   public static boolean verify(String password, String hash) {
     String against = hash == null ? DUMMY : hash;
-    boolean ok = BCrypt.verifyer(BCrypt.Version.VERSION_2A, LongPasswordStrategies.hashSha512(BCrypt.Version.VERSION_2A)).verify(password.getBytes(StandardCharsets.UTF_8),
-        against.getBytes(StandardCharsets.UTF_8)).verified;
+    boolean ok =
+        BCrypt.verifyer(BCrypt.Version.VERSION_2A, LongPasswordStrategies.hashSha512(BCrypt.Version.VERSION_2A)).verify(
+            password.getBytes(StandardCharsets.UTF_8),
+            against.getBytes(StandardCharsets.UTF_8)).verified;
     return ok && hash != null;
   }
 }

@@ -66,7 +66,8 @@ public final class ActionDispatcher {
       if (error == null) {
         error = Unavailable.of(ar.cause()).orElse(null);
         if (error != null) {
-          log.warn("{} {} refused while {}: {}", address, action, error.code(), String.valueOf(ar.cause().getMessage()));
+          log.warn("{} {} refused while {}: {}", address, action, error.code(),
+              String.valueOf(ar.cause().getMessage()));
         }
       }
       if (error == null) {

@@ -63,7 +63,8 @@ public final class ClusterNode {
       throw new UncheckedIOException("cannot read the cluster configuration " + settings.configFile(), e);
     } catch (InvalidConfigurationException e) {
       throw new IllegalStateException("the cluster configuration "
-          + (settings.configFile() != null ? settings.configFile() : "conf/cluster.xml") + " is not valid: " + e.getMessage(), e);
+          + (settings.configFile() != null ? settings.configFile() : "conf/cluster.xml") + " is not valid: "
+          + e.getMessage(), e);
     }
     String address = address(settings.host());
     NetworkConfig network = config.getNetworkConfig();

@@ -38,7 +38,7 @@ final class MergedBus {
       touch(vertx.eventBus().<Object>localConsumer(address, m -> m.fail(busy.status(), busy.toJson().encode())));
     }
     for (String address : PUBLISHED) {
-      touch(vertx.eventBus().<Object>localConsumer(address, m -> { }));
+      touch(vertx.eventBus().<Object>localConsumer(address, m -> {}));
     }
   }
 

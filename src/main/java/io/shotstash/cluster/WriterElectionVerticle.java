@@ -184,7 +184,8 @@ public final class WriterElectionVerticle extends VerticleBase {
         }
       }
       case SHUTTING_DOWN -> generation++;
-      default -> { }
+      default -> {
+      }
     }
   }
 

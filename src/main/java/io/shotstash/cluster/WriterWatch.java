@@ -58,8 +58,7 @@ public final class WriterWatch {
     vertx.setPeriodic(1, LOOKUP_MS, id -> watch.lookup());
     hazelcast.getCluster().addMembershipListener(new MembershipListener() {
       @Override
-      public void memberAdded(MembershipEvent event) {
-      }
+      public void memberAdded(MembershipEvent event) {}
 
       @Override
       public void memberRemoved(MembershipEvent event) {

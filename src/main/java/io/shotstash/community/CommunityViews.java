@@ -72,7 +72,8 @@ public final class CommunityViews {
 
   public static JsonObject membership(PublicState state, ProjectMembership m, boolean staff) {
     return new JsonObject().put("project", new JsonObject().put("slug", m.projectSlug()))
-        .put("person", personRef(state, m.personId(), staff)).put("role", m.role()).put("isMaintainer", m.isMaintainer())
+        .put("person", personRef(state, m.personId(), staff)).put("role", m.role())
+        .put("isMaintainer", m.isMaintainer())
         .put("joinedAt", iso(m.joinedAt()));
   }
 
@@ -81,7 +82,8 @@ public final class CommunityViews {
   }
 
   static JsonObject update(PublicState state, Project p, ProjectUpdate u, boolean staff) {
-    return new JsonObject().put("id", u.id()).put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
+    return new JsonObject().put("id", u.id())
+        .put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
         .put("number", u.number()).put("body", u.body()).put("author", personRef(state, u.authorId(), staff))
         .put("postedAt", iso(u.createdAt()));
   }
@@ -91,7 +93,8 @@ public final class CommunityViews {
   }
 
   static JsonObject buzz(PublicState state, Project p, ProjectBuzz b, boolean staff) {
-    return new JsonObject().put("id", b.id()).put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
+    return new JsonObject().put("id", b.id())
+        .put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
         .put("slug", b.slug()).put("headline", b.headline()).put("url", b.url()).put("summary", b.summary())
         .put("postedBy", personRef(state, b.postedById(), staff)).put("postedAt", iso(b.publishedAt()));
   }
@@ -101,7 +104,8 @@ public final class CommunityViews {
   }
 
   public static JsonObject role(PublicState state, Project p, HelpWantedRole r, boolean staff) {
-    return new JsonObject().put("id", r.id()).put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
+    return new JsonObject().put("id", r.id())
+        .put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
         .put("title", r.title()).put("description", r.description()).put("status", r.status())
         .put("postedBy", personRef(state, r.postedById(), staff)).put("createdAt", iso(r.createdAt()))
         .put("interested", state.findKeys(Sheet.HELP_WANTED_INTEREST, "roleId", r.id()).size());
@@ -120,7 +124,8 @@ public final class CommunityViews {
   /** The tags on a person or project, as {handle, type, title}. */
   public static JsonArray tags(PublicState state, String type, String id) {
     JsonArray out = new JsonArray();
-    List<TagAssignment> assignments = state.find(Sheet.TAG_ASSIGNMENTS, "taggable", type + ":" + id, TagAssignment.class);
+    List<TagAssignment> assignments =
+        state.find(Sheet.TAG_ASSIGNMENTS, "taggable", type + ":" + id, TagAssignment.class);
     for (TagAssignment a : assignments) {
       state.findOne(Sheet.TAGS, "id", a.tagId(), Tag.class).ifPresent(t -> out.add(new JsonObject()
           .put("handle", t.namespace() + "." + t.slug()).put("type", t.namespace()).put("title", t.title())));

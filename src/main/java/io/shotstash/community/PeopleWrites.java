@@ -51,8 +51,10 @@ public final class PeopleWrites {
   }
 
   static CommitMessage message(WriteCommand cmd, String action, Person subject, String body) {
-    return Attribution.actorTrailers(Attribution.message(cmd, action, "person", subject.id(), subject.slug()).body(body),
-        cmd.actor()).build();
+    return Attribution
+        .actorTrailers(Attribution.message(cmd, action, "person", subject.id(), subject.slug()).body(body),
+            cmd.actor())
+        .build();
   }
 
   static Person with(Person p, String slug, String fullName, String bio, Instant deletedAt, String deactivatedBy,
@@ -98,7 +100,8 @@ public final class PeopleWrites {
     }
     changes.add(RecordChange.put(Sheet.PEOPLE, newSlug, updated));
     return Future.succeededFuture(new WritePlan(changes, null,
-        message(cmd, UPDATE, updated, newSlug.equals(person.slug()) ? null : "slug: " + person.slug() + " -> " + newSlug),
+        message(cmd, UPDATE, updated,
+            newSlug.equals(person.slug()) ? null : "slug: " + person.slug() + " -> " + newSlug),
         s -> personReply(s, person.id())));
   }
 
@@ -168,7 +171,8 @@ public final class PeopleWrites {
     if (person.isDeactivated()) {
       return Future.succeededFuture(WritePlan.noChange(s -> personReply(s, person.id())));
     }
-    Person hidden = with(person, person.slug(), person.fullName(), person.bio(), ctx.now(), self ? "self" : "staff", ctx.now());
+    Person hidden =
+        with(person, person.slug(), person.fullName(), person.bio(), ctx.now(), self ? "self" : "staff", ctx.now());
     return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, person.slug(), hidden)), null,
         message(cmd, DEACTIVATE, hidden, null), s -> personReply(s, person.id())));
   }
@@ -220,7 +224,8 @@ public final class PeopleWrites {
   }
 
   static JsonObject personReply(PublicState state, String personId) {
-    return new JsonObject().put("person", state.personById(personId).map(p -> PersonView.staffJson(p, null)).orElse(null));
+    return new JsonObject().put("person",
+        state.personById(personId).map(p -> PersonView.staffJson(p, null)).orElse(null));
   }
 
   static String emptyToNull(String s) {

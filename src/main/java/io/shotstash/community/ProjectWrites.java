@@ -64,12 +64,14 @@ public final class ProjectWrites {
 
   // ---- helpers ----
 
-  private static CommitMessage message(WriteCommand cmd, String action, String type, String id, String slug, String body) {
+  private static CommitMessage message(WriteCommand cmd, String action, String type, String id, String slug,
+      String body) {
     return Attribution.actorTrailers(Attribution.message(cmd, action, type, id, slug).body(body), cmd.actor()).build();
   }
 
   private static Optional<Project> project(PublicState state, String slug) {
-    return Optional.ofNullable(slug == null ? null : state.get(Sheet.PROJECTS, slug.toLowerCase(Locale.ROOT), Project.class))
+    return Optional
+        .ofNullable(slug == null ? null : state.get(Sheet.PROJECTS, slug.toLowerCase(Locale.ROOT), Project.class))
         .filter(p -> p.deletedAt() == null);
   }
 
@@ -86,7 +88,8 @@ public final class ProjectWrites {
   /** The signed-in, active, non-agent person making the request, or a refusal. */
   private static Future<Person> member(WriteContext ctx, WriteCommand cmd) {
     Optional<Person> me = Rules.live(ctx.state(), cmd.actor()).filter(p -> !p.isDeactivated());
-    return me.map(Future::succeededFuture).orElseGet(() -> Rules.refuse(ApiError.forbidden("Sign in with an active account")));
+    return me.map(Future::succeededFuture)
+        .orElseGet(() -> Rules.refuse(ApiError.forbidden("Sign in with an active account")));
   }
 
   /** A rule about one live project, run for an active member; a missing project is 404. */
@@ -117,13 +120,16 @@ public final class ProjectWrites {
         return Rules.refusePlan(ApiError.validation("slug", "is taken"));
       }
       Instant now = ctx.now();
-      Project project = new Project(Ids.uuid7(), slug, p.getString("title"), p.getString("summary"), p.getString("overview"),
-          p.getString("stage", "commenting"), me.id(), me.id(), null, now, now);
-      ProjectMembership m = new ProjectMembership(project.id(), me.id(), project.slug(), me.slug(), "Maintainer", true, now);
+      Project project =
+          new Project(Ids.uuid7(), slug, p.getString("title"), p.getString("summary"), p.getString("overview"),
+              p.getString("stage", "commenting"), me.id(), me.id(), null, now, now);
+      ProjectMembership m =
+          new ProjectMembership(project.id(), me.id(), project.slug(), me.slug(), "Maintainer", true, now);
       return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECTS, project.slug(), project),
           RecordChange.put(Sheet.PROJECT_MEMBERSHIPS, RecordKeys.membership(m), m)), null,
           message(cmd, CREATE, "project", project.id(), project.slug(), null),
-          s -> reply("project", CommunityViews.project(s, s.get(Sheet.PROJECTS, project.slug(), Project.class), true))));
+          s -> reply("project",
+              CommunityViews.project(s, s.get(Sheet.PROJECTS, project.slug(), Project.class), true))));
     });
   }
 
@@ -136,11 +142,14 @@ public final class ProjectWrites {
       JsonObject p = cmd.params();
       Project updated = new Project(project.id(), project.slug(), p.getString("title", project.title()),
           p.containsKey("summary") ? p.getString("summary") : project.summary(),
-          p.containsKey("overview") ? p.getString("overview") : project.overview(), p.getString("stage", project.stage()),
+          p.containsKey("overview") ? p.getString("overview") : project.overview(),
+          p.getString("stage", project.stage()),
           project.createdById(), project.maintainerId(), null, project.createdAt(), ctx.now());
-      return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECTS, project.slug(), updated)), null,
-          message(cmd, UPDATE, "project", project.id(), project.slug(), null),
-          s -> reply("project", CommunityViews.project(s, s.get(Sheet.PROJECTS, project.slug(), Project.class), true))));
+      return Future
+          .succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECTS, project.slug(), updated)), null,
+              message(cmd, UPDATE, "project", project.id(), project.slug(), null),
+              s -> reply("project",
+                  CommunityViews.project(s, s.get(Sheet.PROJECTS, project.slug(), Project.class), true))));
     });
   }
 
@@ -150,10 +159,12 @@ public final class ProjectWrites {
       if (!isMaintainer(state, project, me) && !Rules.isStaff(state, cmd.actor())) {
         return Rules.refusePlan(ApiError.forbidden("Only the project's maintainers and staff delete it"));
       }
-      Project deleted = new Project(project.id(), project.slug(), project.title(), project.summary(), project.overview(),
+      Project deleted = new Project(project.id(), project.slug(), project.title(), project.summary(),
+          project.overview(),
           project.stage(), project.createdById(), project.maintainerId(), ctx.now(), project.createdAt(), ctx.now());
-      return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECTS, project.slug(), deleted)), null,
-          message(cmd, DELETE, "project", project.id(), project.slug(), null), s -> reply("deleted", true)));
+      return Future
+          .succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECTS, project.slug(), deleted)), null,
+              message(cmd, DELETE, "project", project.id(), project.slug(), null), s -> reply("deleted", true)));
     });
   }
 
@@ -166,10 +177,12 @@ public final class ProjectWrites {
         return Future.succeededFuture(WritePlan.noChange(
             s -> reply("membership", CommunityViews.membership(s, membership(s, project, me).orElseThrow()))));
       }
-      ProjectMembership m = new ProjectMembership(project.id(), me.id(), project.slug(), me.slug(), null, false, ctx.now());
-      return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECT_MEMBERSHIPS, RecordKeys.membership(m), m)),
-          null, message(cmd, JOIN, "project", project.id(), project.slug(), null),
-          s -> reply("membership", CommunityViews.membership(s, m))));
+      ProjectMembership m =
+          new ProjectMembership(project.id(), me.id(), project.slug(), me.slug(), null, false, ctx.now());
+      return Future.succeededFuture(
+          new WritePlan(List.of(RecordChange.put(Sheet.PROJECT_MEMBERSHIPS, RecordKeys.membership(m), m)),
+              null, message(cmd, JOIN, "project", project.id(), project.slug(), null),
+              s -> reply("membership", CommunityViews.membership(s, m))));
     });
   }
 
@@ -205,7 +218,8 @@ public final class ProjectWrites {
       }
       int number = 1 + state.find(Sheet.PROJECT_UPDATES, "projectId", project.id(), ProjectUpdate.class).stream()
           .mapToInt(ProjectUpdate::number).max().orElse(0);
-      ProjectUpdate update = new ProjectUpdate(Ids.uuid7(), project.id(), me.id(), number, cmd.params().getString("body"), ctx.now());
+      ProjectUpdate update =
+          new ProjectUpdate(Ids.uuid7(), project.id(), me.id(), number, cmd.params().getString("body"), ctx.now());
       String key = RecordKeys.projectUpdate(project.slug(), number);
       return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECT_UPDATES, key, update)), null,
           message(cmd, POST_UPDATE, "project", project.id(), project.slug(), null),
@@ -224,7 +238,8 @@ public final class ProjectWrites {
       if (buzzSlug == null) {
         buzzSlug = Slugs.fromTitle(p.getString("headline"), 100,
             s -> state.get(Sheet.PROJECT_BUZZ, RecordKeys.projectBuzz(project.slug(), s), ProjectBuzz.class) != null);
-      } else if (state.get(Sheet.PROJECT_BUZZ, RecordKeys.projectBuzz(project.slug(), buzzSlug), ProjectBuzz.class) != null) {
+      } else if (state.get(Sheet.PROJECT_BUZZ, RecordKeys.projectBuzz(project.slug(), buzzSlug),
+          ProjectBuzz.class) != null) {
         return Rules.refusePlan(ApiError.validation("slug", "is taken"));
       }
       ProjectBuzz buzz = new ProjectBuzz(Ids.uuid7(), project.id(), me.id(), buzzSlug, p.getString("headline"),
@@ -245,7 +260,9 @@ public final class ProjectWrites {
       HelpWantedRole role = new HelpWantedRole(Ids.uuid7(), project.id(), me.id(), cmd.params().getString("title"),
           cmd.params().getString("description"), "open", ctx.now());
       return Future.succeededFuture(new WritePlan(
-          List.of(RecordChange.put(Sheet.HELP_WANTED_ROLES, RecordKeys.helpWantedRole(project.slug(), role.id()), role)), null,
+          List.of(
+              RecordChange.put(Sheet.HELP_WANTED_ROLES, RecordKeys.helpWantedRole(project.slug(), role.id()), role)),
+          null,
           message(cmd, POST_ROLE, "project", project.id(), project.slug(), null),
           s -> reply("role", CommunityViews.role(s, project, role))));
     });
@@ -254,22 +271,28 @@ public final class ProjectWrites {
   static Future<WritePlan> interest(WriteContext ctx, WriteCommand cmd) {
     return member(ctx, cmd).compose(me -> {
       PublicState state = ctx.state();
-      HelpWantedRole role = state.findOne(Sheet.HELP_WANTED_ROLES, "id", cmd.params().getString("roleId"), HelpWantedRole.class)
-          .orElse(null);
+      HelpWantedRole role =
+          state.findOne(Sheet.HELP_WANTED_ROLES, "id", cmd.params().getString("roleId"), HelpWantedRole.class)
+              .orElse(null);
       Project project = role == null ? null : state.findOne(Sheet.PROJECTS, "id", role.projectId(), Project.class)
           .filter(p -> p.deletedAt() == null).orElse(null);
       if (project == null) {
         return Rules.refusePlan(ApiError.notFound());
       }
-      HelpWantedInterest previous = state.get(Sheet.HELP_WANTED_INTEREST, role.id() + "/" + me.slug(), HelpWantedInterest.class);
-      if (previous != null && previous.createdAt() != null && previous.createdAt().plus(INTEREST_EVERY).isAfter(ctx.now())) {
+      HelpWantedInterest previous =
+          state.get(Sheet.HELP_WANTED_INTEREST, role.id() + "/" + me.slug(), HelpWantedInterest.class);
+      if (previous != null && previous.createdAt() != null
+          && previous.createdAt().plus(INTEREST_EVERY).isAfter(ctx.now())) {
         long wait = Duration.between(ctx.now(), previous.createdAt().plus(INTEREST_EVERY)).toSeconds();
         return Rules.refusePlan(new ApiError(429, "rate_limited",
-            "You expressed interest in this role less than 30 days ago", null, (int) Math.min(Integer.MAX_VALUE, Math.max(1, wait))));
+            "You expressed interest in this role less than 30 days ago", null,
+            (int) Math.min(Integer.MAX_VALUE, Math.max(1, wait))));
       }
-      HelpWantedInterest interest = new HelpWantedInterest(role.id(), me.id(), cmd.params().getString("message"), ctx.now());
+      HelpWantedInterest interest =
+          new HelpWantedInterest(role.id(), me.id(), cmd.params().getString("message"), ctx.now());
       return Future.succeededFuture(new WritePlan(
-          List.of(RecordChange.put(Sheet.HELP_WANTED_INTEREST, RecordKeys.helpWantedInterest(interest, me.slug()), interest)),
+          List.of(RecordChange.put(Sheet.HELP_WANTED_INTEREST, RecordKeys.helpWantedInterest(interest, me.slug()),
+              interest)),
           null, message(cmd, INTEREST, "help-wanted-role", role.id(), project.slug(), null),
           s -> reply("interest", CommunityViews.interest(s, interest))));
     });
@@ -286,13 +309,15 @@ public final class ProjectWrites {
     String slug = p.getString("tagSlug");
     PublicState state = ctx.state();
     if (slug == null) {
-      slug = Slugs.fromTitle(p.getString("title"), 50, s -> state.get(Sheet.TAGS, namespace + "/" + s, Tag.class) != null);
+      slug =
+          Slugs.fromTitle(p.getString("title"), 50, s -> state.get(Sheet.TAGS, namespace + "/" + s, Tag.class) != null);
     } else if (state.get(Sheet.TAGS, namespace + "/" + slug, Tag.class) != null) {
       return Rules.refusePlan(ApiError.validation("slug", "is taken"));
     }
     Tag tag = new Tag(Ids.uuid7(), namespace, slug, p.getString("title"));
     return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.TAGS, RecordKeys.tag(tag), tag)), null,
-        message(cmd, CREATE_TAG, "tag", tag.id(), namespace + "/" + tag.slug(), null), s -> reply("tag", CommunityViews.tag(tag))));
+        message(cmd, CREATE_TAG, "tag", tag.id(), namespace + "/" + tag.slug(), null),
+        s -> reply("tag", CommunityViews.tag(tag))));
   }
 
   /** {type: person|project, slug, namespace, tagSlug}: the person themselves or staff; a project's members or staff. */
@@ -304,7 +329,8 @@ public final class ProjectWrites {
         return Future.succeededFuture(WritePlan.noChange(s -> reply("assigned", true)));
       }
       return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.TAG_ASSIGNMENTS, key, a)), null,
-          message(cmd, ASSIGN_TAG, t.type, t.id, t.slug, t.tag.namespace() + "/" + t.tag.slug()), s -> reply("assigned", true)));
+          message(cmd, ASSIGN_TAG, t.type, t.id, t.slug, t.tag.namespace() + "/" + t.tag.slug()),
+          s -> reply("assigned", true)));
     });
   }
 
@@ -315,7 +341,8 @@ public final class ProjectWrites {
         return Future.succeededFuture(WritePlan.noChange(s -> reply("assigned", false)));
       }
       return Future.succeededFuture(new WritePlan(List.of(RecordChange.delete(Sheet.TAG_ASSIGNMENTS, key)), null,
-          message(cmd, UNASSIGN_TAG, t.type, t.id, t.slug, t.tag.namespace() + "/" + t.tag.slug()), s -> reply("assigned", false)));
+          message(cmd, UNASSIGN_TAG, t.type, t.id, t.slug, t.tag.namespace() + "/" + t.tag.slug()),
+          s -> reply("assigned", false)));
     });
   }
 

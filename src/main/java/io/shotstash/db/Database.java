@@ -57,7 +57,7 @@ public final class Database {
       }
     }
     SQLException last = null;
-    for (String maintenance : new String[] {"postgres", "template1"}) {
+    for (String maintenance : new String[]{"postgres", "template1"}) {
       try (Connection c = connect(url.withDatabase(maintenance)); Statement s = c.createStatement()) {
         // The name was validated by Config ([A-Za-z0-9_]), so quoting it is enough.
         s.execute("CREATE DATABASE \"" + url.database() + "\"");
@@ -146,7 +146,8 @@ public final class Database {
       return refused(url.withDatabase("postgres"), e);
     }
     return new UnavailableException("Database '" + url.database() + "' does not exist at " + url.host() + ":"
-        + url.port() + " and role '" + url.user() + "' may not create it (" + firstLine(e) + "). Create it (createdb -h "
+        + url.port() + " and role '" + url.user() + "' may not create it (" + firstLine(e)
+        + "). Create it (createdb -h "
         + url.host() + " -p " + url.port() + " -O " + url.user() + " " + url.database() + "), or let the role create "
         + "databases (ALTER ROLE " + url.user() + " CREATEDB), or name another database in DATABASE_URL.", e);
   }

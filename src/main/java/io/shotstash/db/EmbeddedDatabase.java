@@ -78,10 +78,12 @@ final class EmbeddedDatabase implements AutoCloseable {
           .start();
       Files.writeString(portFile, port + "\n", StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException | ExceptionInInitializerError e) {
-      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+      String why =
+          e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
       if (why.startsWith("could not lock")) {
         throw new Database.UnavailableException("The embedded PostgreSQL in " + folder.toAbsolutePath().normalize()
-            + " is in use by another Shotstash process: stop that one, or give this one another SHOTSTASH_DATA_DIR.", e);
+            + " is in use by another Shotstash process: stop that one, or give this one another SHOTSTASH_DATA_DIR.",
+            e);
       }
       throw new Database.UnavailableException("The embedded PostgreSQL in " + folder.toAbsolutePath().normalize()
           + " did not start (" + why + "); its log is " + serverLog.toAbsolutePath().normalize()
@@ -166,7 +168,8 @@ final class EmbeddedDatabase implements AutoCloseable {
   }
 
   private String version() {
-    try (Connection c = Database.connect(url().withDatabase("postgres")); Statement s = c.createStatement();
+    try (Connection c = Database.connect(url().withDatabase("postgres"));
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW server_version")) {
       return rs.next() ? rs.getString(1) : "";
     } catch (SQLException e) {

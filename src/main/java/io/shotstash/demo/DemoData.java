@@ -46,7 +46,8 @@ public final class DemoData {
       "Data scientist interested in transit.", "Designer who loves open data.", "Teacher learning to code.",
       "Volunteer organizer for hack nights.", "Backend developer, coffee drinker.", "Urban planner exploring GIS."};
   private static final String[] WORDS = {"Transit", "Bike", "Housing", "Budget", "School", "Voter", "Park", "Tree",
-      "Water", "Library", "Open", "Civic", "Neighborhood", "Food", "Health", "Data", "Map", "Tracker", "Portal", "Guide"};
+      "Water", "Library", "Open", "Civic", "Neighborhood", "Food", "Health", "Data", "Map", "Tracker", "Portal",
+      "Guide"};
   private static final String[] DOMAINS = {"example.org", "mail.example.com", "fastmail.example", "proton.example"};
   private static final String[] THROWAWAY = {"mailinator.com", "10minutemail.com", "guerrillamail.com"};
 
@@ -99,10 +100,12 @@ public final class DemoData {
       }
       Instant created = spam ? now.minus(Duration.ofHours(1 + random.nextInt(24 * 20)))
           : now.minus(Duration.ofDays(random.nextInt(2000))).minus(Duration.ofMinutes(random.nextInt(1440)));
-      String bio = spam ? SPAM_BIO[random.nextInt(SPAM_BIO.length)] : random.nextInt(4) == 0 ? null : BIO[random.nextInt(BIO.length)];
+      String bio = spam ? SPAM_BIO[random.nextInt(SPAM_BIO.length)]
+          : random.nextInt(4) == 0 ? null : BIO[random.nextInt(BIO.length)];
       String login = slug.replace("-", "") + (random.nextInt(3) == 0 ? random.nextInt(100) : "");
       long githubId = 1_000_000L + i;
-      Person person = new Person(uuid(created).toString(), null, slug, fullName, bio, null, "user", null, githubId, login, null, null,
+      Person person = new Person(uuid(created).toString(), null, slug, fullName, bio, null, "user", null, githubId,
+          login, null, null,
           created, created);
       String email = spam ? "promo" + random.nextInt(10_000) + "@" + THROWAWAY[random.nextInt(THROWAWAY.length)]
           : slug.replace("-", ".") + "@" + DOMAINS[random.nextInt(DOMAINS.length)];
@@ -124,7 +127,8 @@ public final class DemoData {
         {"tech", "java"}, {"tech", "python"}, {"tech", "javascript"}, {"tech", "postgresql"}, {"tech", "gis"},
         {"event", "hack-night"}, {"event", "civic-hacking-day"}};
     for (String[] t : all) {
-      Tag tag = new Tag(uuid(now).toString(), t[0], t[1], Character.toUpperCase(t[1].charAt(0)) + t[1].substring(1).replace('-', ' '));
+      Tag tag = new Tag(uuid(now).toString(), t[0], t[1],
+          Character.toUpperCase(t[1].charAt(0)) + t[1].substring(1).replace('-', ' '));
       tags.add(tag);
       records.add(RecordChange.put(Sheet.TAGS, RecordKeys.tag(tag), tag));
     }
@@ -143,7 +147,8 @@ public final class DemoData {
       }
       Member creator = real.get(random.nextInt(real.size()));
       Instant created = later(creator.person().createdAt());
-      Project p = new Project(uuid(created).toString(), slug, title, "A project about " + title.toLowerCase(Locale.ROOT) + ".", null,
+      Project p = new Project(uuid(created).toString(), slug, title,
+          "A project about " + title.toLowerCase(Locale.ROOT) + ".", null,
           "prototyping", creator.person().id(), creator.person().id(), null, created, created);
       out.add(p);
       records.add(RecordChange.put(Sheet.PROJECTS, slug, p));
@@ -165,7 +170,8 @@ public final class DemoData {
     int updates = random.nextInt(5);
     for (int n = 1; n <= updates; n++) {
       ProjectUpdate u = new ProjectUpdate(uuid(p.createdAt()).toString(), p.id(), p.createdById(), n,
-          "Progress note " + n + ": we met and made the " + p.title().toLowerCase(Locale.ROOT) + " better.", later(p.createdAt()));
+          "Progress note " + n + ": we met and made the " + p.title().toLowerCase(Locale.ROOT) + " better.",
+          later(p.createdAt()));
       records.add(RecordChange.put(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate(p.slug(), n), u));
     }
     if (random.nextInt(2) == 0) {
@@ -174,13 +180,16 @@ public final class DemoData {
       records.add(RecordChange.put(Sheet.PROJECT_BUZZ, RecordKeys.projectBuzz(p.slug(), b.slug()), b));
     }
     if (random.nextInt(3) == 0) {
-      HelpWantedRole role = new HelpWantedRole(uuid(p.createdAt()).toString(), p.id(), p.createdById(), "Front-end developer",
-          "Help us build the " + p.title() + " site.", "open", later(p.createdAt()));
+      HelpWantedRole role =
+          new HelpWantedRole(uuid(p.createdAt()).toString(), p.id(), p.createdById(), "Front-end developer",
+              "Help us build the " + p.title() + " site.", "open", later(p.createdAt()));
       records.add(RecordChange.put(Sheet.HELP_WANTED_ROLES, RecordKeys.helpWantedRole(p.slug(), role.id()), role));
       for (int k = random.nextInt(4); k > 0; k--) {
         Member m = real.get(random.nextInt(real.size()));
-        HelpWantedInterest i = new HelpWantedInterest(role.id(), m.person().id(), "I would like to help.", later(role.createdAt()));
-        records.add(RecordChange.put(Sheet.HELP_WANTED_INTEREST, RecordKeys.helpWantedInterest(i, m.person().slug()), i));
+        HelpWantedInterest i =
+            new HelpWantedInterest(role.id(), m.person().id(), "I would like to help.", later(role.createdAt()));
+        records
+            .add(RecordChange.put(Sheet.HELP_WANTED_INTEREST, RecordKeys.helpWantedInterest(i, m.person().slug()), i));
       }
     }
   }

@@ -146,7 +146,8 @@ public final class SeedDemo {
       }
       progress("committing " + paths.size() + " records", 0, 1);
       String message = CommitMessage.subject("system: seed-demo --members " + memberCount)
-          .trailer("Action", "demo.seed").trailer("Actor-Slug", "system").trailer("Actor-Kind", "system").build().render();
+          .trailer("Action", "demo.seed").trailer("Actor-Slug", "system").trailer("Actor-Kind", "system").build()
+          .render();
       try (GitTreeWriter git = new GitTreeWriter(repo.repository(), repo.branch())) {
         CommitResult result = git.commit(repo.head(), paths, attribution.ident(Actor.SYSTEM, now), message);
         if (!(result instanceof CommitResult.Committed)) {
@@ -220,7 +221,8 @@ public final class SeedDemo {
       }
       if (admin != null) {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO private_profiles (person_id, email) VALUES (?, ?)");
-            PreparedStatement pw = c.prepareStatement("INSERT INTO password_credentials (person_id, hash) VALUES (?, ?)")) {
+            PreparedStatement pw =
+                c.prepareStatement("INSERT INTO password_credentials (person_id, hash) VALUES (?, ?)")) {
           p.setObject(1, UUID.fromString(admin.id()));
           p.setString(2, "demo-admin@example.org");
           p.executeUpdate();

@@ -83,7 +83,8 @@ final class AdminRoutes {
   Future<JsonObject> write(RoutingContext ctx, String action, JsonObject params) {
     Actor actor = Callers.actor(ctx);
     String key = actor instanceof Actor.Agent a ? a.personId() : ((Actor.Member) actor).personId();
-    return WriteLimit.admit(services.limiter(), key).compose(v -> services.writes().write(new WriteCommand(action, actor, ctx.request().method().name(),
+    return WriteLimit.admit(services.limiter(), key)
+        .compose(v -> services.writes().write(new WriteCommand(action, actor, ctx.request().method().name(),
             ctx.request().path(), params)));
   }
 

@@ -49,7 +49,8 @@ final class AgentRoutes {
     router.post("/api/admin/agents").handler(json).handler(ctx -> Routes.run(ctx, createAgent(ctx)));
     router.post("/api/admin/agents/:slug/grants").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
     router.post("/api/admin/agents/:slug/grants").handler(json).handler(ctx -> Routes.run(ctx, createGrant(ctx)));
-    router.delete("/api/admin/agents/:slug/grants/:id").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
+    router.delete("/api/admin/agents/:slug/grants/:id")
+        .handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
     router.delete("/api/admin/agents/:slug/grants/:id").handler(ctx -> Routes.run(ctx, revokeGrant(ctx)));
     router.post("/api/admin/agents/:slug/withdraw-votes").handler(ctx -> gate(ctx, level(ctx, AccountLevel.STAFF)));
     router.post("/api/admin/agents/:slug/withdraw-votes").handler(json).handler(ctx -> Routes.run(ctx, withdraw(ctx)));
@@ -70,7 +71,8 @@ final class AgentRoutes {
     body.problem("slug", PersonRules.slugProblem(slug));
     body.problem("fullName", PersonRules.fullNameProblem(fullName));
     body.validate();
-    return admin.write(ctx, ModerationWrites.CREATE_AGENT, new JsonObject().put("slug", slug).put("fullName", fullName.strip()))
+    return admin
+        .write(ctx, ModerationWrites.CREATE_AGENT, new JsonObject().put("slug", slug).put("fullName", fullName.strip()))
         .compose(r -> Envelope.ok(ctx, 201, r.getJsonObject("person")));
   }
 
@@ -120,8 +122,9 @@ final class AgentRoutes {
     if (!Ids.isUuid(id)) {
       throw ApiError.notFound().toException();
     }
-    return grants.revoke(agent.id(), id).compose(revoked -> revoked ? Envelope.ok(ctx, 200, new JsonObject().put("revoked", true))
-        : Envelope.error(ctx, ApiError.notFound()));
+    return grants.revoke(agent.id(), id)
+        .compose(revoked -> revoked ? Envelope.ok(ctx, 200, new JsonObject().put("revoked", true))
+            : Envelope.error(ctx, ApiError.notFound()));
   }
 
   private Future<Void> withdraw(RoutingContext ctx) {
@@ -129,6 +132,7 @@ final class AgentRoutes {
     String slug = slug(ctx);
     // it takes no input: an empty body or {} (anything else is an unknown key, 422, like everywhere)
     JsonBody.of(ctx, Set.of()).validate();
-    return admin.write(ctx, ModerationWrites.WITHDRAW, new JsonObject().put("agentSlug", slug)).compose(r -> Envelope.ok(ctx, 200, r));
+    return admin.write(ctx, ModerationWrites.WITHDRAW, new JsonObject().put("agentSlug", slug))
+        .compose(r -> Envelope.ok(ctx, 200, r));
   }
 }

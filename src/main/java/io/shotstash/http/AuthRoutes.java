@@ -153,6 +153,7 @@ final class AuthRoutes {
   }
 
   static Future<Void> refuseIfLimited(SlidingWindow.Decision d) {
-    return d.allowed() ? Future.succeededFuture() : Future.failedFuture(ApiError.rateLimited(d.retryAfterSeconds()).toException());
+    return d.allowed() ? Future.succeededFuture()
+        : Future.failedFuture(ApiError.rateLimited(d.retryAfterSeconds()).toException());
   }
 }

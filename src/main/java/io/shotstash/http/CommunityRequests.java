@@ -58,17 +58,18 @@ final class CommunityRequests {
   }
 
   Future<JsonObject> write(RoutingContext ctx, Actor.Member m, String action, JsonObject params) {
-    return services.writes().write(new WriteCommand(action, m, ctx.request().method().name(), ctx.request().path(), params));
+    return services.writes()
+        .write(new WriteCommand(action, m, ctx.request().method().name(), ctx.request().path(), params));
   }
 
   /** A write that takes no body fields, whose reply field {@code key} is the answer (null: the whole reply). */
   Future<Void> simple(RoutingContext ctx, String action, JsonObject params, String key) {
     return writer(ctx).compose(m -> {
-          if (ctx.body() != null && ctx.body().length() > 0) {
-            JsonBody.of(ctx, Set.of()).validate();
-          }
-          return write(ctx, m, action, params);
-        })
+      if (ctx.body() != null && ctx.body().length() > 0) {
+        JsonBody.of(ctx, Set.of()).validate();
+      }
+      return write(ctx, m, action, params);
+    })
         .compose(reply -> Envelope.ok(ctx, 200, key == null ? reply : reply.getValue(key)));
   }
 
@@ -93,7 +94,9 @@ final class CommunityRequests {
     if (!ProjectRules.TAG_NAMESPACES.contains(namespace) || !Slugs.TAG.matcher(tag).matches()) {
       throw ApiError.notFound().toException();
     }
-    return simple(ctx, assign ? ProjectWrites.ASSIGN_TAG : ProjectWrites.UNASSIGN_TAG, new JsonObject().put("type", type)
-        .put("slug", slug).put("namespace", namespace).put("tagSlug", tag), null);
+    return simple(ctx, assign ? ProjectWrites.ASSIGN_TAG : ProjectWrites.UNASSIGN_TAG,
+        new JsonObject().put("type", type)
+            .put("slug", slug).put("namespace", namespace).put("tagSlug", tag),
+        null);
   }
 }

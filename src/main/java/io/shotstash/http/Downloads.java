@@ -32,7 +32,8 @@ public final class Downloads {
       if (head) {
         return res.putHeader("Content-Length", Long.toString(p.length())).end();
       }
-      return TcpCork.around(ctx.request().connection(), p.length(), () -> res.sendFile(file.toString(), p.start(), p.length()));
+      return TcpCork.around(ctx.request().connection(), p.length(),
+          () -> res.sendFile(file.toString(), p.start(), p.length()));
     }
     res.setStatusCode(200);
     if (head) {
@@ -47,7 +48,8 @@ public final class Downloads {
     StringBuilder encoded = new StringBuilder();
     for (byte b : name.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
       int c = b & 0xff;
-      if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_') {
+      if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
+          || c == '_') {
         encoded.append((char) c);
       } else {
         encoded.append('%').append(String.format("%02X", c));

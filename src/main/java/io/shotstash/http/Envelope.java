@@ -25,7 +25,8 @@ public final class Envelope {
   }
 
   public static Future<Void> ok(RoutingContext ctx, int status, Object data) {
-    return send(ctx.response(), status, new JsonObject().put("success", true).put("data", data).put("metadata", metadata()));
+    return send(ctx.response(), status,
+        new JsonObject().put("success", true).put("data", data).put("metadata", metadata()));
   }
 
   /** A page of results with its paging metadata ({@code totalPages} at least 1). */
@@ -51,7 +52,8 @@ public final class Envelope {
     if (error.retryAfterSeconds() != null) {
       response.putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
     }
-    return send(response, error.status(), new JsonObject().put("success", false).put("error", body).put("metadata", metadata()));
+    return send(response, error.status(),
+        new JsonObject().put("success", false).put("error", body).put("metadata", metadata()));
   }
 
   /** Writes any failure: our refusals as they are, anything else as a 500 with a logged trace id. */
@@ -76,7 +78,8 @@ public final class Envelope {
     log.error("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
     ApiError internal = ApiError.internal();
     return send(ctx.response(), 500, new JsonObject().put("success", false)
-        .put("error", new JsonObject().put("code", internal.code()).put("message", internal.message()).put("traceId", traceId))
+        .put("error",
+            new JsonObject().put("code", internal.code()).put("message", internal.message()).put("traceId", traceId))
         .put("metadata", metadata()));
   }
 

@@ -54,7 +54,8 @@ final class HomePage {
   byte[] member(String fullName, String slug, AccountLevel level) {
     StringBuilder desks = new StringBuilder();
     String jobs = switch (level) {
-      case ADMINISTRATOR -> "folders, files and their jobs; queue and cancel jobs; the workers and the pipeline's figures.";
+      case ADMINISTRATOR ->
+        "folders, files and their jobs; queue and cancel jobs; the workers and the pipeline's figures.";
       case USER -> "folders, files, their processed versions and jobs, to look at and download.";
       default -> "folders, files and their jobs; queue and cancel jobs.";
     };

@@ -99,8 +99,9 @@ final class MediaRoutes {
       throw ApiError.of(413, "body_too_large", "Uploads are limited to " + (limit >> 20) + " MB").toException();
     }
     problems.throwIfAny();
-    Future<Void> folderOk = library(LibraryVerticle.Actions.FOLDER, new JsonObject().put("id", folderId)).<Void>mapEmpty()
-        .recover(err -> Future.failedFuture(ApiError.validation("folderId", "no such folder").toException()));
+    Future<Void> folderOk =
+        library(LibraryVerticle.Actions.FOLDER, new JsonObject().put("id", folderId)).<Void>mapEmpty()
+            .recover(err -> Future.failedFuture(ApiError.validation("folderId", "no such folder").toException()));
     String fileId = Ids.uuid7();
     String key = Storage.originalKey(fileId);
     return folderOk
@@ -123,7 +124,8 @@ final class MediaRoutes {
   private Future<Void> avatar(RoutingContext ctx) {
     ctx.request().resume();
     String file = ctx.pathParam("file");
-    if (file == null || !file.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.(png|jpg|webp|gif)")) {
+    if (file == null
+        || !file.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.(png|jpg|webp|gif)")) {
       throw ApiError.notFound().toException();
     }
     boolean used = services.publicState().current().find(io.shotstash.publicdata.Sheet.PEOPLE, "avatarKey", file,
@@ -152,9 +154,9 @@ final class MediaRoutes {
     if (!Ids.isUuid(id)) {
       throw ApiError.notFound().toException();
     }
-    return library(LibraryVerticle.Actions.FILE, new JsonObject().put("id", id)).compose(file ->
-        Downloads.send(ctx, storage.path(file.getString("storageKey")), file.getLong("size"), file.getString("mimeType"),
-            file.getString("name"), ctx.request().getHeader("Range")));
+    return library(LibraryVerticle.Actions.FILE, new JsonObject().put("id", id)).compose(file -> Downloads.send(ctx,
+        storage.path(file.getString("storageKey")), file.getLong("size"), file.getString("mimeType"),
+        file.getString("name"), ctx.request().getHeader("Range")));
   }
 
   private Future<Void> version(RoutingContext ctx) {
@@ -164,8 +166,8 @@ final class MediaRoutes {
     if (!Ids.isUuid(id)) {
       throw ApiError.notFound().toException();
     }
-    return library(LibraryVerticle.Actions.VERSION, new JsonObject().put("id", id)).compose(v ->
-        Downloads.send(ctx, storage.path(v.getString("storageKey")), v.getLong("size"), v.getString("mimeType"),
+    return library(LibraryVerticle.Actions.VERSION, new JsonObject().put("id", id)).compose(
+        v -> Downloads.send(ctx, storage.path(v.getString("storageKey")), v.getLong("size"), v.getString("mimeType"),
             baseName(v.getString("fileName")) + "." + v.getString("kind").replace('/', '-') + "." + v.getString("ext"),
             ctx.request().getHeader("Range")));
   }

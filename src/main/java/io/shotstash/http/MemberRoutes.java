@@ -51,9 +51,12 @@ final class MemberRoutes {
     router.post("/api/people/:slug/purge").handler(json).handler(ctx -> Routes.run(ctx, purge(ctx)));
     router.put("/api/people/:slug/avatar").handler(ctx -> Routes.run(ctx, putAvatar(ctx)));
     router.delete("/api/people/:slug/avatar").handler(ctx -> Routes.run(ctx,
-        req.simple(ctx, PeopleWrites.AVATAR, new JsonObject().put("slug", personSlug(ctx)).putNull("avatarKey"), "person")));
-    router.post("/api/people/:slug/tags/:namespace/:tag").handler(json).handler(ctx -> Routes.run(ctx, req.tag(ctx, "person", true)));
-    router.delete("/api/people/:slug/tags/:namespace/:tag").handler(ctx -> Routes.run(ctx, req.tag(ctx, "person", false)));
+        req.simple(ctx, PeopleWrites.AVATAR, new JsonObject().put("slug", personSlug(ctx)).putNull("avatarKey"),
+            "person")));
+    router.post("/api/people/:slug/tags/:namespace/:tag").handler(json)
+        .handler(ctx -> Routes.run(ctx, req.tag(ctx, "person", true)));
+    router.delete("/api/people/:slug/tags/:namespace/:tag")
+        .handler(ctx -> Routes.run(ctx, req.tag(ctx, "person", false)));
   }
 
   private Future<Void> listPeople(RoutingContext ctx) {
@@ -65,7 +68,8 @@ final class MemberRoutes {
       case "createdAt" -> Comparator.comparing(Person::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()));
       case "fullName" -> Comparator.comparing(p -> p.fullName().toLowerCase(Locale.ROOT));
       case "slug" -> Comparator.comparing(Person::slug);
-      default -> throw ApiError.validation("sort", "must be createdAt, fullName or slug (with - for descending)").toException();
+      default ->
+        throw ApiError.validation("sort", "must be createdAt, fullName or slug (with - for descending)").toException();
     };
     if (sort.startsWith("-")) {
       order = order.reversed();
@@ -73,7 +77,8 @@ final class MemberRoutes {
     String needle = q == null ? null : q.toLowerCase(Locale.ROOT);
     List<Person> people = req.services().publicState().current().all(Sheet.PEOPLE, Person.class).stream()
         .filter(p -> staff || !p.isDeactivated())
-        .filter(p -> needle == null || p.slug().contains(needle) || p.fullName().toLowerCase(Locale.ROOT).contains(needle))
+        .filter(
+            p -> needle == null || p.slug().contains(needle) || p.fullName().toLowerCase(Locale.ROOT).contains(needle))
         .sorted(order.thenComparing(Person::slug)).toList();
     JsonArray data = new JsonArray();
     paging.slice(people).forEach(p -> data.add(staff ? PersonView.staffJson(p, null) : PersonView.publicJson(p)));
@@ -85,7 +90,8 @@ final class MemberRoutes {
     Routes.noQuery(ctx);
     boolean staff = req.staff(ctx);
     PublicState state = req.services().publicState().current();
-    Person p = state.personBySlug(slug).filter(x -> staff || !x.isDeactivated()).orElseThrow(() -> ApiError.notFound().toException());
+    Person p = state.personBySlug(slug).filter(x -> staff || !x.isDeactivated())
+        .orElseThrow(() -> ApiError.notFound().toException());
     JsonArray memberships = new JsonArray();
     state.find(Sheet.PROJECT_MEMBERSHIPS, "personId", p.id(), ProjectMembership.class)
         .forEach(m -> memberships.add(CommunityViews.membership(state, m, staff)));
@@ -131,7 +137,8 @@ final class MemberRoutes {
     var body = Uploads.body(ctx.request());
     return req.writer(ctx).compose(m -> {
       if (ext == null) {
-        throw ApiError.validation("Content-Type", "must be image/png, image/jpeg, image/webp or image/gif").toException();
+        throw ApiError.validation("Content-Type", "must be image/png, image/jpeg, image/webp or image/gif")
+            .toException();
       }
       String file = Ids.uuid7() + "." + ext;
       String key = Storage.avatarKey(file);

@@ -58,8 +58,10 @@ final class ModerationRoutes {
     router.get("/api/admin/spam-purges").handler(ctx -> Routes.run(ctx, purges(ctx)));
     router.post("/api/admin/spam-purges/:id/unblock").handler(ctx -> gate(ctx, level(ctx, AccountLevel.STAFF)));
     router.post("/api/admin/spam-purges/:id/unblock").handler(json).handler(ctx -> Routes.run(ctx, unblock(ctx)));
-    router.post("/api/admin/private-data/purge-orphans").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
-    router.post("/api/admin/private-data/purge-orphans").handler(json).handler(ctx -> Routes.run(ctx, purgeOrphans(ctx)));
+    router.post("/api/admin/private-data/purge-orphans")
+        .handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));
+    router.post("/api/admin/private-data/purge-orphans").handler(json)
+        .handler(ctx -> Routes.run(ctx, purgeOrphans(ctx)));
   }
 
   private Future<Void> roster(RoutingContext ctx) {
@@ -89,7 +91,8 @@ final class ModerationRoutes {
     String since = ctx.queryParams().get("since");
     if (since != null) {
       try {
-        body.put("since", (since.length() == 10 ? Instant.parse(since + "T00:00:00Z") : Instant.parse(since)).toString());
+        body.put("since",
+            (since.length() == 10 ? Instant.parse(since + "T00:00:00Z") : Instant.parse(since)).toString());
       } catch (DateTimeParseException e) {
         throw ApiError.validation("since", "must be a date or a date-time").toException();
       }
@@ -101,7 +104,8 @@ final class ModerationRoutes {
     body.put("by", by).put("slug", ctx.queryParams().get("slug"))
         .put("blocking", blocking == null ? null : Boolean.valueOf(blocking));
     return admin.moderation(ModerationVerticle.Actions.PURGES, body)
-        .compose(r -> Envelope.page(ctx, r.getJsonArray("items"), paging.page(), paging.perPage(), r.getLong("totalItems")));
+        .compose(
+            r -> Envelope.page(ctx, r.getJsonArray("items"), paging.page(), paging.perPage(), r.getLong("totalItems")));
   }
 
   // ---- votes and purges ----
@@ -131,7 +135,8 @@ final class ModerationRoutes {
     selfCheck(ctx, body, slug);
     body.validate();
     return admin.write(ctx, ModerationWrites.VOTE, new JsonObject().put("slug", slug).put("verdict", verdict)
-        .put("reasoning", reasoning == null || reasoning.isBlank() ? null : reasoning).put("flags", new JsonArray(flags)))
+        .put("reasoning", reasoning == null || reasoning.isBlank() ? null : reasoning)
+        .put("flags", new JsonArray(flags)))
         .compose(r -> Envelope.ok(ctx, 200, r));
   }
 
@@ -144,7 +149,8 @@ final class ModerationRoutes {
 
   private Future<Void> unvote(RoutingContext ctx) {
     Routes.noQuery(ctx);
-    return admin.write(ctx, ModerationWrites.UNVOTE, new JsonObject().put("slug", slug(ctx))).compose(r -> Envelope.ok(ctx, 200, r));
+    return admin.write(ctx, ModerationWrites.UNVOTE, new JsonObject().put("slug", slug(ctx)))
+        .compose(r -> Envelope.ok(ctx, 200, r));
   }
 
   private Future<Void> purge(RoutingContext ctx) {

@@ -19,7 +19,8 @@ final class OpsRoutes {
     router.get("/ready").handler(this::ready);
     router.get("/metrics").handler(ctx -> {
       Metrics.bindJvmMetrics(); // no-op once the app bound them after its start
-      ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8").end(Metrics.registry().scrape());
+      ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+          .end(Metrics.registry().scrape());
     });
   }
 

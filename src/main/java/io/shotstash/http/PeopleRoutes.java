@@ -43,9 +43,12 @@ final class PeopleRoutes {
       body.problems(PersonRules.newAccountProblems(slug, fullName, email, password, false, level));
       body.validate();
       AccountLevel accountLevel = level == null ? AccountLevel.USER : AccountLevel.parse(level).orElseThrow();
-      Future<String> hash = password == null ? Future.succeededFuture(null) : vertx.executeBlocking(() -> Passwords.hash(password));
-      return hash.compose(h -> services.writes().write(new WriteCommand(AccountWrites.CREATE, admin, "POST", ctx.request().path(),
-              AccountWrites.newAccountParams(slug, fullName, email, h, accountLevel))))
+      Future<String> hash =
+          password == null ? Future.succeededFuture(null) : vertx.executeBlocking(() -> Passwords.hash(password));
+      return hash
+          .compose(h -> services.writes()
+              .write(new WriteCommand(AccountWrites.CREATE, admin, "POST", ctx.request().path(),
+                  AccountWrites.newAccountParams(slug, fullName, email, h, accountLevel))))
           .compose(reply -> Envelope.ok(ctx, 201, reply.getJsonObject("person")));
     });
   }
@@ -64,7 +67,7 @@ final class PeopleRoutes {
       }
       body.validate();
       return services.writes().write(new WriteCommand(AccountWrites.ACCOUNT_LEVEL, admin, "POST", ctx.request().path(),
-              new JsonObject().put("slug", slug).put("level", level)))
+          new JsonObject().put("slug", slug).put("level", level)))
           .compose(reply -> Envelope.ok(ctx, 200, reply.getJsonObject("person")));
     });
   }

@@ -49,8 +49,10 @@ final class ProjectRoutes {
     router.post("/api/projects/:slug/updates").handler(json).handler(ctx -> Routes.run(ctx, postUpdate(ctx)));
     router.post("/api/projects/:slug/buzz").handler(json).handler(ctx -> Routes.run(ctx, postBuzz(ctx)));
     router.post("/api/projects/:slug/help-wanted").handler(json).handler(ctx -> Routes.run(ctx, postRole(ctx)));
-    router.post("/api/projects/:slug/tags/:namespace/:tag").handler(json).handler(ctx -> Routes.run(ctx, req.tag(ctx, "project", true)));
-    router.delete("/api/projects/:slug/tags/:namespace/:tag").handler(ctx -> Routes.run(ctx, req.tag(ctx, "project", false)));
+    router.post("/api/projects/:slug/tags/:namespace/:tag").handler(json)
+        .handler(ctx -> Routes.run(ctx, req.tag(ctx, "project", true)));
+    router.delete("/api/projects/:slug/tags/:namespace/:tag")
+        .handler(ctx -> Routes.run(ctx, req.tag(ctx, "project", false)));
     router.get("/api/help-wanted").handler(ctx -> Routes.run(ctx, listRoles(ctx)));
     router.post("/api/help-wanted/:roleId/interest").handler(json).handler(ctx -> Routes.run(ctx, interest(ctx)));
   }
@@ -175,8 +177,10 @@ final class ProjectRoutes {
     JsonArray data = new JsonArray();
     List<HelpWantedRole> roles = state.all(Sheet.HELP_WANTED_ROLES, HelpWantedRole.class).stream()
         .filter(r -> "open".equals(r.status()))
-        .filter(r -> state.findOne(Sheet.PROJECTS, "id", r.projectId(), Project.class).filter(p -> p.deletedAt() == null).isPresent())
-        .sorted(Comparator.comparing(HelpWantedRole::createdAt, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
+        .filter(r -> state.findOne(Sheet.PROJECTS, "id", r.projectId(), Project.class)
+            .filter(p -> p.deletedAt() == null).isPresent())
+        .sorted(Comparator.comparing(HelpWantedRole::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .reversed())
         .toList();
     paging.slice(roles).forEach(r -> data.add(CommunityViews.role(state,
         state.findOne(Sheet.PROJECTS, "id", r.projectId(), Project.class).orElseThrow(), r, staff)));

@@ -147,7 +147,8 @@ public final class SiteOrigin {
     if (peerAddress == null || proxies.isEmpty()) {
       return false;
     }
-    byte[] peer = literal(peerAddress.startsWith("[") ? peerAddress.substring(1, peerAddress.length() - 1) : peerAddress);
+    byte[] peer =
+        literal(peerAddress.startsWith("[") ? peerAddress.substring(1, peerAddress.length() - 1) : peerAddress);
     if (peer == null) {
       return false;
     }

@@ -61,8 +61,9 @@ final class TagAndBlogRoutes {
         body.problem("slug", ProjectRules.tagSlugProblem(slug));
       }
       body.validate();
-      return req.write(ctx, m, ProjectWrites.CREATE_TAG, new JsonObject().put("namespace", namespace).put("title", title)
-          .put("tagSlug", slug));
+      return req.write(ctx, m, ProjectWrites.CREATE_TAG,
+          new JsonObject().put("namespace", namespace).put("title", title)
+              .put("tagSlug", slug));
     }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("tag")));
   }
 
@@ -71,7 +72,8 @@ final class TagAndBlogRoutes {
     PublicState state = req.services().publicState().current();
     boolean staff = req.staff(ctx);
     List<BlogPost> posts = state.all(Sheet.BLOG_POSTS, BlogPost.class).stream()
-        .sorted(Comparator.comparing(BlogPost::postedAt, Comparator.nullsFirst(Comparator.naturalOrder())).reversed()).toList();
+        .sorted(Comparator.comparing(BlogPost::postedAt, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
+        .toList();
     JsonArray data = new JsonArray();
     paging.slice(posts).forEach(p -> data.add(postJson(state, p, staff, false)));
     return Envelope.page(ctx, data, paging.page(), paging.perPage(), posts.size());

@@ -50,7 +50,8 @@ final class WebhookRoutes {
       return Envelope.ok(ctx, 200, new JsonObject().put("stored", false));
     }
     JsonObject bounce = new JsonObject().put("type", type).put("at", Instant.now().toString());
-    return services.pool().preparedQuery(PrivateSql.STORE_BOUNCE).execute(Tuple.of(PersonRules.normalizeEmail(email), bounce))
+    return services.pool().preparedQuery(PrivateSql.STORE_BOUNCE)
+        .execute(Tuple.of(PersonRules.normalizeEmail(email), bounce))
         .compose(r -> Envelope.ok(ctx, 200, new JsonObject().put("stored", r.rowCount() > 0)));
   }
 }

@@ -76,10 +76,11 @@ public final class LibraryVerticle extends VerticleBase {
     String name = msg.getString("name");
     String parent = msg.getString("parentId");
     Future<UUID> parentId = parent == null ? Future.succeededFuture(null)
-        : id(msg, "parentId", ApiError.validation("parentId", "no such folder")).compose(p -> pool.preparedQuery(LibrarySql.FOLDER_EXISTS)
-            .execute(Tuple.of(p)).compose(rows -> rows.size() == 0
-                ? Future.failedFuture(ApiError.validation("parentId", "no such folder").toException())
-                : Future.succeededFuture(p)));
+        : id(msg, "parentId", ApiError.validation("parentId", "no such folder"))
+            .compose(p -> pool.preparedQuery(LibrarySql.FOLDER_EXISTS)
+                .execute(Tuple.of(p)).compose(rows -> rows.size() == 0
+                    ? Future.failedFuture(ApiError.validation("parentId", "no such folder").toException())
+                    : Future.succeededFuture(p)));
     return parentId.compose(p -> pool.preparedQuery(LibrarySql.INSERT_FOLDER)
         .execute(Tuple.of(UUID.fromString(Ids.uuid7()), name, p, personId(msg))))
         .map(rows -> folderJson(rows.iterator().next()));
@@ -120,8 +121,10 @@ public final class LibraryVerticle extends VerticleBase {
 
   private Future<JsonObject> createFile(JsonObject msg) {
     return pool.preparedQuery(LibrarySql.INSERT_FILE).execute(Tuple.tuple(java.util.Arrays.asList(
-            UUID.fromString(msg.getString("id")), msg.getString("folderId") == null ? null : UUID.fromString(msg.getString("folderId")),
-            msg.getString("name"), msg.getString("mimeType"), msg.getLong("size"), msg.getString("storageKey"), personId(msg))))
+        UUID.fromString(msg.getString("id")),
+        msg.getString("folderId") == null ? null : UUID.fromString(msg.getString("folderId")),
+        msg.getString("name"), msg.getString("mimeType"), msg.getLong("size"), msg.getString("storageKey"),
+        personId(msg))))
         .map(rows -> fileJson(rows.iterator().next()).put("processedVersions", new JsonArray()));
   }
 
@@ -171,24 +174,25 @@ public final class LibraryVerticle extends VerticleBase {
   }
 
   private Future<JsonObject> restoreFile(JsonObject msg) {
-    return id(msg, "id", ApiError.notFound()).compose(id -> pool.preparedQuery(LibrarySql.RESTORE_FILE).execute(Tuple.of(id))
-        .compose(r -> r.rowCount() == 0 ? Future.failedFuture(ApiError.notFound().toException())
-            : file(new JsonObject().put("id", id.toString()))));
+    return id(msg, "id", ApiError.notFound())
+        .compose(id -> pool.preparedQuery(LibrarySql.RESTORE_FILE).execute(Tuple.of(id))
+            .compose(r -> r.rowCount() == 0 ? Future.failedFuture(ApiError.notFound().toException())
+                : file(new JsonObject().put("id", id.toString()))));
   }
 
   private Future<JsonObject> trashFolder(JsonObject msg) {
     return id(msg, "id", ApiError.notFound()).compose(id -> {
       List<String> deletable = new ArrayList<>();
       return pool.withTransaction(tx -> tx.preparedQuery(LibrarySql.FILES_OF_FOLDER_TREE).execute(Tuple.of(id))
-              .compose(files -> {
-                Future<Void> chain = Future.succeededFuture();
-                for (Row f : files) {
-                  UUID fileId = f.getUUID("id");
-                  chain = chain.compose(v -> trashOne(tx, fileId, deletable));
-                }
-                return chain;
-              })
-              .compose(v -> tx.preparedQuery(LibrarySql.TRASH_FOLDER_TREE).execute(Tuple.of(id))))
+          .compose(files -> {
+            Future<Void> chain = Future.succeededFuture();
+            for (Row f : files) {
+              UUID fileId = f.getUUID("id");
+              chain = chain.compose(v -> trashOne(tx, fileId, deletable));
+            }
+            return chain;
+          })
+          .compose(v -> tx.preparedQuery(LibrarySql.TRASH_FOLDER_TREE).execute(Tuple.of(id))))
           .onSuccess(v -> deletable.forEach(k -> storage.delete(k).otherwiseEmpty()))
           .map(r -> new JsonObject().put("id", id.toString()).put("trashed", r.rowCount() > 0));
     });
@@ -196,7 +200,8 @@ public final class LibraryVerticle extends VerticleBase {
 
   /** {id} → {storageKey, mimeType, ext, size, fileId, fileName}; 404 when missing or its file is trashed. */
   private Future<JsonObject> version(JsonObject msg) {
-    return id(msg, "id", ApiError.notFound()).compose(id -> pool.preparedQuery(LibrarySql.VERSION).execute(Tuple.of(id)))
+    return id(msg, "id", ApiError.notFound())
+        .compose(id -> pool.preparedQuery(LibrarySql.VERSION).execute(Tuple.of(id)))
         .compose(rows -> {
           if (rows.size() == 0 || rows.iterator().next().getValue("trashed_at") != null) {
             return Future.failedFuture(ApiError.notFound().toException());
@@ -212,21 +217,25 @@ public final class LibraryVerticle extends VerticleBase {
   static JsonObject folderJson(Row r) {
     java.util.UUID parent = r.getUUID("parent_id");
     return new JsonObject().put("id", r.getUUID("id").toString()).put("name", r.getString("name"))
-        .put("parentId", parent == null ? null : parent.toString()).put("createdAt", Json.iso(r.getOffsetDateTime("created_at")));
+        .put("parentId", parent == null ? null : parent.toString())
+        .put("createdAt", Json.iso(r.getOffsetDateTime("created_at")));
   }
 
   static JsonObject fileJson(Row r) {
     UUID folder = r.getUUID("folder_id");
-    return new JsonObject().put("id", r.getUUID("id").toString()).put("folderId", folder == null ? null : folder.toString())
+    return new JsonObject().put("id", r.getUUID("id").toString())
+        .put("folderId", folder == null ? null : folder.toString())
         .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size"))
         .put("storageKey", r.getString("storage_key")).put("status", r.getString("status"))
-        .put("createdAt", Json.iso(r.getOffsetDateTime("created_at"))).put("trashedAt", Json.iso(r.getOffsetDateTime("trashed_at")));
+        .put("createdAt", Json.iso(r.getOffsetDateTime("created_at")))
+        .put("trashedAt", Json.iso(r.getOffsetDateTime("trashed_at")));
   }
 
   static JsonObject versionJson(Row r) {
     String id = r.getUUID("id").toString();
     return new JsonObject().put("id", id).put("fileId", r.getUUID("file_id").toString())
-        .put("jobId", r.getUUID("job_id").toString()).put("attempt", r.getInteger("attempt")).put("kind", r.getString("kind"))
+        .put("jobId", r.getUUID("job_id").toString()).put("attempt", r.getInteger("attempt"))
+        .put("kind", r.getString("kind"))
         .put("mimeType", r.getString("mime_type")).put("ext", r.getString("ext")).put("size", r.getLong("size"))
         .put("createdAt", Json.iso(r.getOffsetDateTime("created_at"))).put("downloadUrl", "/media/p/" + id);
   }

@@ -42,9 +42,11 @@ import org.slf4j.LoggerFactory;
 public final class LocalStorage implements Storage {
   private static final Logger log = LoggerFactory.getLogger(LocalStorage.class);
   private static final Pattern KEY =
-      Pattern.compile("^(originals|versions|avatars)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\\.[a-z0-9]{1,10})?$");
+      Pattern.compile(
+          "^(originals|versions|avatars)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\\.[a-z0-9]{1,10})?$");
   /** How this storage names its temporary files: a random UUID, nothing else. */
-  private static final Pattern TEMP_NAME = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  private static final Pattern TEMP_NAME =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
   private final Vertx vertx;
   private final Path root;
@@ -92,7 +94,7 @@ public final class LocalStorage implements Storage {
     this.vertx = vertx;
     this.flushEvery = flushEvery;
     this.root = root.toAbsolutePath().normalize();
-    for (String dir : new String[] {"originals", "versions", "avatars", "tmp"}) {
+    for (String dir : new String[]{"originals", "versions", "avatars", "tmp"}) {
       Files.createDirectories(this.root.resolve(dir));
     }
     this.syncs = vertx.createSharedWorkerExecutor("shotstash-storage", 8, 1, TimeUnit.HOURS);
@@ -101,7 +103,8 @@ public final class LocalStorage implements Storage {
     this.folderSyncs = Timer.builder("shotstash.storage.fsync").tag("target", "folder")
         .description("Forcing a folder to disk after a file was renamed into it").register(meters);
     this.earlySyncs = Timer.builder("shotstash.storage.fsync").tag("target", "early")
-        .description("Flushing a body being streamed, behind the stream, so little is left at its end").register(meters);
+        .description("Flushing a body being streamed, behind the stream, so little is left at its end")
+        .register(meters);
     removeLeftovers(processStart());
   }
 

@@ -68,14 +68,16 @@ final class AgentPurge {
     String reason = p.getString("reason");
     List<String> voteFlags = new ArrayList<>(List.of("agent", "purged"));
     voteFlags.addAll(flags);
-    PersonEvaluation vote = new PersonEvaluation(target.slug(), "agent-" + agent.slug(), "spam", reason, voteFlags, null,
-        ctx.now());
+    PersonEvaluation vote =
+        new PersonEvaluation(target.slug(), "agent-" + agent.slug(), "spam", reason, voteFlags, null,
+            ctx.now());
     WritePlan full = PurgeWrite.plan(ctx, cmd, target, "agent-" + agent.slug(), agent.grantId(), reason, flags,
         evidence, List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote)));
     if (p.getBoolean("dryRun", false)) {
       return WritePlan.noChange(s -> full.reply().apply(s).put("dryRun", true));
     }
-    return new WritePlan(full.changes(), full.privateWork(), full.message(), s -> full.reply().apply(s).put("dryRun", false),
+    return new WritePlan(full.changes(), full.privateWork(), full.message(),
+        s -> full.reply().apply(s).put("dryRun", false),
         full.orphanedBlobs());
   }
 }

@@ -24,10 +24,12 @@ public final class AgentVoteRules {
   private AgentVoteRules() {}
 
   /** Why {@code agent} may not vote {@code verdict} on {@code target} at {@code now}, or empty. */
-  public static Optional<Refusal> check(PublicState state, Actor.Agent agent, Person target, String verdict, Instant now) {
+  public static Optional<Refusal> check(PublicState state, Actor.Agent agent, Person target, String verdict,
+      Instant now) {
     // 1. humans are final
     if (AccountVotes.of(state, target).humanHasVoted()) {
-      return Optional.of(Refusal.conflict("human_verdict_exists", "A person has voted on this member; their verdict stands"));
+      return Optional
+          .of(Refusal.conflict("human_verdict_exists", "A person has voted on this member; their verdict stands"));
     }
     // 2. only ordinary members
     if (target.level() != AccountLevel.USER) {

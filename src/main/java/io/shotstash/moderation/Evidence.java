@@ -116,7 +116,8 @@ public sealed interface Evidence {
 
     @Override
     public String problem(PublicState state, Person member) {
-      ProjectUpdate u = state.get(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate(project, number), ProjectUpdate.class);
+      ProjectUpdate u =
+          state.get(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate(project, number), ProjectUpdate.class);
       if (u == null) {
         return "no such update";
       }
@@ -178,7 +179,8 @@ public sealed interface Evidence {
 
     @Override
     public String problem(PublicState state, Person member) {
-      HelpWantedRole r = state.get(Sheet.HELP_WANTED_ROLES, RecordKeys.helpWantedRole(project, roleId), HelpWantedRole.class);
+      HelpWantedRole r =
+          state.get(Sheet.HELP_WANTED_ROLES, RecordKeys.helpWantedRole(project, roleId), HelpWantedRole.class);
       if (r == null) {
         return "no such help-wanted role";
       }

@@ -86,9 +86,10 @@ public final class GitHubProbe {
             facts = old.put("status", "gone").put("checkedAt", now);
           } else if (res.statusCode() == 200) {
             JsonObject u = res.bodyAsJsonObject();
-            facts = new JsonObject().put("login", u.getString("login")).put("accountCreatedAt", u.getString("created_at"))
-                .put("publicRepos", u.getInteger("public_repos")).put("followers", u.getInteger("followers"))
-                .put("status", "ok").put("checkedAt", now);
+            facts =
+                new JsonObject().put("login", u.getString("login")).put("accountCreatedAt", u.getString("created_at"))
+                    .put("publicRepos", u.getInteger("public_repos")).put("followers", u.getInteger("followers"))
+                    .put("status", "ok").put("checkedAt", now);
           } else {
             return Future.succeededFuture(null); // keep the old record
           }

@@ -48,7 +48,8 @@ public final class ModerationVerticle extends VerticleBase {
   private final String webUrl;
   private final String branch;
 
-  public ModerationVerticle(Pool pool, PublicStateHolder holder, GitHubProbe probe, String dataRepoWebUrl, String branch) {
+  public ModerationVerticle(Pool pool, PublicStateHolder holder, GitHubProbe probe, String dataRepoWebUrl,
+      String branch) {
     this.pool = pool;
     this.holder = holder;
     this.facts = new RosterFacts(pool, probe);

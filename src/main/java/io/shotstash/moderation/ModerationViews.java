@@ -68,25 +68,31 @@ public final class ModerationViews {
    * {@link RosterFacts#ofPage}), the votes and the signals at {@code now}. An agent sees the
    * email's domain, never the email.
    */
-  static JsonObject row(PublicState state, Person p, JsonObject f, boolean agent, Set<String> activeAgents, Instant now) {
+  static JsonObject row(PublicState state, Person p, JsonObject f, boolean agent, Set<String> activeAgents,
+      Instant now) {
     AccountVotes votes = AccountVotes.of(state, p);
     JsonObject footprint = footprintCounts(state, p);
     String email = f.getString("email");
     JsonObject github = f.getJsonObject("github");
     JsonObject bounce = f.getJsonObject("emailBounce");
-    boolean hasFootprint = footprint.getInteger("memberships") + footprint.getInteger("updates") + footprint.getInteger("buzz")
-        + footprint.getInteger("blogPosts") + footprint.getInteger("helpWantedInterest") > 0;
-    Signals.Result signals = Signals.of(new Signals.Facts(f.getLong("signInCount", 0L) > 0, p.avatarKey() != null, p.bio(),
-        email, p.fullName(), bounce == null ? null : bounce.getString("type"), github == null ? null : github.getString("status"),
-        github == null ? null : instant(github.getString("accountCreatedAt")),
-        github == null ? null : github.getInteger("publicRepos"), github == null ? null : github.getInteger("followers"),
-        votes.slugPurgedBefore(), f.getString("lastSlackSsoAt") != null, hasFootprint), now);
+    boolean hasFootprint =
+        footprint.getInteger("memberships") + footprint.getInteger("updates") + footprint.getInteger("buzz")
+            + footprint.getInteger("blogPosts") + footprint.getInteger("helpWantedInterest") > 0;
+    Signals.Result signals =
+        Signals.of(new Signals.Facts(f.getLong("signInCount", 0L) > 0, p.avatarKey() != null, p.bio(),
+            email, p.fullName(), bounce == null ? null : bounce.getString("type"),
+            github == null ? null : github.getString("status"),
+            github == null ? null : instant(github.getString("accountCreatedAt")),
+            github == null ? null : github.getInteger("publicRepos"),
+            github == null ? null : github.getInteger("followers"),
+            votes.slugPurgedBefore(), f.getString("lastSlackSsoAt") != null, hasFootprint), now);
     Instant purgeAfter = votes.purgeAfter(activeAgents);
     JsonObject githubJson = p.githubUserId() == null ? null : (github == null
         ? new JsonObject().put("login", p.githubLogin()).put("status", "unknown") : github.copy());
     return new JsonObject().put("id", p.id()).put("slug", p.slug()).put("fullName", p.fullName())
         .put("avatarUrl", p.avatarKey() == null ? null : "/media/avatars/" + p.avatarKey())
-        .put("createdAt", iso(p.createdAt())).put("deletedAt", iso(p.deletedAt())).put("deactivatedBy", p.deactivatedBy())
+        .put("createdAt", iso(p.createdAt())).put("deletedAt", iso(p.deletedAt()))
+        .put("deactivatedBy", p.deactivatedBy())
         .put("origin", p.legacyId() != null ? "imported" : "signed-up")
         .put("email", agent ? null : email)
         .put("emailDomain", email == null || email.indexOf('@') < 0 ? null : email.substring(email.indexOf('@') + 1))
@@ -156,8 +162,9 @@ public final class ModerationViews {
     JsonArray buzz = new JsonArray();
     for (ProjectBuzz b : state.find(Sheet.PROJECT_BUZZ, "postedById", p.id(), ProjectBuzz.class)) {
       Project project = state.findOne(Sheet.PROJECTS, "id", b.projectId(), Project.class).orElse(null);
-      buzz.add(new JsonObject().put("project", projectRef(project, null)).put("slug", b.slug()).put("title", b.headline())
-          .put("postedAt", iso(b.publishedAt())));
+      buzz.add(
+          new JsonObject().put("project", projectRef(project, null)).put("slug", b.slug()).put("title", b.headline())
+              .put("postedAt", iso(b.publishedAt())));
     }
     JsonArray posts = new JsonArray();
     for (BlogPost bp : state.find(Sheet.BLOG_POSTS, "authorId", p.id(), BlogPost.class)) {
@@ -166,14 +173,16 @@ public final class ModerationViews {
     JsonArray interest = new JsonArray();
     for (HelpWantedInterest i : state.find(Sheet.HELP_WANTED_INTEREST, "personId", p.id(), HelpWantedInterest.class)) {
       HelpWantedRole role = state.findOne(Sheet.HELP_WANTED_ROLES, "id", i.roleId(), HelpWantedRole.class).orElse(null);
-      Project project = role == null ? null : state.findOne(Sheet.PROJECTS, "id", role.projectId(), Project.class).orElse(null);
+      Project project =
+          role == null ? null : state.findOne(Sheet.PROJECTS, "id", role.projectId(), Project.class).orElse(null);
       interest.add(new JsonObject().put("project", projectRef(project, null))
-          .put("role", new JsonObject().put("title", role == null ? null : role.title())).put("createdAt", iso(i.createdAt())));
+          .put("role", new JsonObject().put("title", role == null ? null : role.title()))
+          .put("createdAt", iso(i.createdAt())));
     }
     JsonArray tags = new JsonArray();
     for (TagAssignment a : state.find(Sheet.TAG_ASSIGNMENTS, "taggable", "person:" + p.id(), TagAssignment.class)) {
-      state.findOne(Sheet.TAGS, "id", a.tagId(), Tag.class).ifPresent(t ->
-          tags.add(new JsonObject().put("handle", t.namespace() + "." + t.slug()).put("type", t.namespace())));
+      state.findOne(Sheet.TAGS, "id", a.tagId(), Tag.class).ifPresent(
+          t -> tags.add(new JsonObject().put("handle", t.namespace() + "." + t.slug()).put("type", t.namespace())));
     }
     return new JsonObject().put("memberships", memberships).put("updates", updates).put("buzz", buzz)
         .put("blogPosts", posts).put("helpWantedInterest", interest).put("tags", tags);
@@ -196,7 +205,8 @@ public final class ModerationViews {
     JsonArray evidence = item.getJsonArray("evidence");
     for (int i = 0; i < evidence.size(); i++) {
       JsonObject e = evidence.getJsonObject(i);
-      e.put("url", webUrl == null || s.beforeCommit() == null ? null : webUrl + "/blob/" + s.beforeCommit() + "/" + e.getString("path"));
+      e.put("url", webUrl == null || s.beforeCommit() == null ? null
+          : webUrl + "/blob/" + s.beforeCommit() + "/" + e.getString("path"));
     }
     return item;
   }

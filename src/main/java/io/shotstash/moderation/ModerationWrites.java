@@ -51,9 +51,12 @@ public final class ModerationWrites {
   private ModerationWrites() {}
 
   public static List<WriteHandler> handlers() {
-    return List.of(WriteHandler.of(CREATE_AGENT, ModerationWrites::createAgent), WriteHandler.of(VOTE, ModerationWrites::vote),
-        WriteHandler.of(UNVOTE, ModerationWrites::unvote), WriteHandler.of(AGENT_PURGE, AgentPurge::plan), WriteHandler.of(UNBLOCK, ModerationWrites::unblock),
-        WriteHandler.of(WITHDRAW, ModerationWrites::withdraw), WriteHandler.of(SCHEDULED_PURGE, ModerationWrites::scheduledPurge));
+    return List.of(WriteHandler.of(CREATE_AGENT, ModerationWrites::createAgent),
+        WriteHandler.of(VOTE, ModerationWrites::vote),
+        WriteHandler.of(UNVOTE, ModerationWrites::unvote), WriteHandler.of(AGENT_PURGE, AgentPurge::plan),
+        WriteHandler.of(UNBLOCK, ModerationWrites::unblock),
+        WriteHandler.of(WITHDRAW, ModerationWrites::withdraw),
+        WriteHandler.of(SCHEDULED_PURGE, ModerationWrites::scheduledPurge));
   }
 
   static <T> Future<T> refuse(ApiError e) {
@@ -89,8 +92,9 @@ public final class ModerationWrites {
     if (state.personBySlug(slug).isPresent()) {
       return refuse(ApiError.validation("slug", "is taken"));
     }
-    Person agent = new Person(Ids.uuid7(), null, slug, cmd.params().getString("fullName"), null, null, "user", true, null,
-        null, null, null, ctx.now(), ctx.now());
+    Person agent =
+        new Person(Ids.uuid7(), null, slug, cmd.params().getString("fullName"), null, null, "user", true, null,
+            null, null, null, ctx.now(), ctx.now());
     return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, slug, agent)), null,
         Attribution.actorTrailers(message(cmd, CREATE_AGENT, agent, null), cmd.actor()).build(),
         s -> new JsonObject().put("person", PersonView.staffJson(agent, null))));
@@ -151,12 +155,15 @@ public final class ModerationWrites {
       all.addAll(flags);
       return new PersonEvaluation(target.slug(), evaluator(actor), verdict, reasoning, all, null, now);
     }
-    return new PersonEvaluation(target.slug(), evaluator(actor), verdict, reasoning, List.of("manual-override"), 1.0, now);
+    return new PersonEvaluation(target.slug(), evaluator(actor), verdict, reasoning, List.of("manual-override"), 1.0,
+        now);
   }
 
-  private static WritePlan votePlan(WriteContext ctx, WriteCommand cmd, Person target, AccountVotes before, String verdict) {
+  private static WritePlan votePlan(WriteContext ctx, WriteCommand cmd, Person target, AccountVotes before,
+      String verdict) {
     List<String> flags = cmd.params().getJsonArray("flags", new JsonArray()).stream().map(Object::toString).toList();
-    PersonEvaluation vote = evaluation(cmd.actor(), target, verdict, cmd.params().getString("reasoning"), flags, ctx.now());
+    PersonEvaluation vote =
+        evaluation(cmd.actor(), target, verdict, cmd.params().getString("reasoning"), flags, ctx.now());
     List<RecordChange> changes = new ArrayList<>();
     changes.add(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote));
     Person after = target;
@@ -194,10 +201,12 @@ public final class ModerationWrites {
       return refuse(ApiError.notFound());
     }
     if (votes.humanHasVoted()) {
-      return refuse(ApiError.conflict("human_verdict_exists", "A person has voted on this member; the agent's vote is history"));
+      return refuse(
+          ApiError.conflict("human_verdict_exists", "A person has voted on this member; the agent's vote is history"));
     }
     return activeAgentSlugs(ctx).map(active -> {
-      List<RecordChange> changes = new ArrayList<>(withdrawChanges(state, target, votes, List.of(mine.get()), ctx.now()));
+      List<RecordChange> changes =
+          new ArrayList<>(withdrawChanges(state, target, votes, List.of(mine.get()), ctx.now()));
       CommitMessage msg = Attribution.actorTrailers(message(cmd, UNVOTE, target, null), cmd.actor()).build();
       return new WritePlan(changes, null, msg, s -> {
         Person p = s.personById(target.id()).orElseThrow();
@@ -218,8 +227,10 @@ public final class ModerationWrites {
     removed.forEach(e -> changes.add(RecordChange.delete(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(e))));
     boolean latestWasRemovedSpam = votes.latestAnyVote().filter(removed::contains).map(e -> "spam".equals(e.verdict()))
         .orElse(false);
-    boolean otherAgentSpam = votes.agentVotes().stream().anyMatch(e -> !removed.contains(e) && "spam".equals(e.verdict()));
-    if (latestWasRemovedSpam && !otherAgentSpam && target.isDeactivated() && "moderation".equals(target.deactivatedBy())) {
+    boolean otherAgentSpam =
+        votes.agentVotes().stream().anyMatch(e -> !removed.contains(e) && "spam".equals(e.verdict()));
+    if (latestWasRemovedSpam && !otherAgentSpam && target.isDeactivated()
+        && "moderation".equals(target.deactivatedBy())) {
       changes.add(RecordChange.put(Sheet.PEOPLE, target.slug(), withVisibility(target, null, null, now)));
     }
     return changes;
@@ -238,7 +249,8 @@ public final class ModerationWrites {
     }
     List<RecordChange> changes = new ArrayList<>();
     int withdrawn = 0;
-    for (PersonEvaluation e : state.find(Sheet.PERSON_EVALUATIONS, "evaluator", "agent-" + agent.slug(), PersonEvaluation.class)) {
+    for (PersonEvaluation e : state.find(Sheet.PERSON_EVALUATIONS, "evaluator", "agent-" + agent.slug(),
+        PersonEvaluation.class)) {
       Person target = state.personBySlug(e.personSlug()).orElse(null);
       if (target == null) {
         continue; // a purged member's record stays as the record of why
@@ -254,8 +266,9 @@ public final class ModerationWrites {
     if (changes.isEmpty()) {
       return Future.succeededFuture(WritePlan.noChange(s -> new JsonObject().put("withdrawn", 0)));
     }
-    CommitMessage msg = Attribution.actorTrailers(message(cmd, WITHDRAW, agent, "withdrew " + count + " votes"), cmd.actor())
-        .build();
+    CommitMessage msg =
+        Attribution.actorTrailers(message(cmd, WITHDRAW, agent, "withdrew " + count + " votes"), cmd.actor())
+            .build();
     return Future.succeededFuture(new WritePlan(changes, null, msg, s -> new JsonObject().put("withdrawn", count)));
   }
 
@@ -276,10 +289,12 @@ public final class ModerationWrites {
     SpamPurge unblocked = new SpamPurge(record.id(), record.personId(), record.slug(), record.fullName(),
         record.githubUserId(), record.githubLogin(), record.by(), record.grantId(), record.reason(), record.flags(),
         record.evidence(), record.beforeCommit(), record.purgedAt(), record.blocksSignIn(), ctx.now(), m.slug());
-    CommitMessage msg = Attribution.actorTrailers(Attribution.message(cmd, UNBLOCK, "spam-purge", record.id(), record.slug())
-        .body(cmd.params().getString("reason")), cmd.actor()).build();
-    return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.SPAM_PURGES, record.id(), unblocked)), null,
-        msg, s -> new JsonObject().put("purge", SpamPurgeView.json(unblocked))));
+    CommitMessage msg =
+        Attribution.actorTrailers(Attribution.message(cmd, UNBLOCK, "spam-purge", record.id(), record.slug())
+            .body(cmd.params().getString("reason")), cmd.actor()).build();
+    return Future
+        .succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.SPAM_PURGES, record.id(), unblocked)), null,
+            msg, s -> new JsonObject().put("purge", SpamPurgeView.json(unblocked))));
   }
 
   /** {slug}: the system purges a member whose purgeAfter has passed (by = scheduled). */

@@ -51,11 +51,14 @@ public final class PrivateDataWrites {
       }
       UUID[] ids = orphans.toArray(UUID[]::new);
       List<String> statements = apply
-          ? List.of(PrivateSql.DELETE_ORPHAN_PROFILES, PrivateSql.DELETE_ORPHAN_PASSWORDS, PrivateSql.DELETE_ORPHAN_SESSIONS)
-          : List.of(PrivateSql.COUNT_ORPHAN_PROFILES, PrivateSql.COUNT_ORPHAN_PASSWORDS, PrivateSql.COUNT_ORPHAN_SESSIONS);
+          ? List.of(PrivateSql.DELETE_ORPHAN_PROFILES, PrivateSql.DELETE_ORPHAN_PASSWORDS,
+              PrivateSql.DELETE_ORPHAN_SESSIONS)
+          : List.of(PrivateSql.COUNT_ORPHAN_PROFILES, PrivateSql.COUNT_ORPHAN_PASSWORDS,
+              PrivateSql.COUNT_ORPHAN_SESSIONS);
       List<Future<Integer>> counts = new ArrayList<>();
       for (String sql : statements) {
-        counts.add(ctx.tx().preparedQuery(sql).execute(Tuple.of((Object) ids)).map(r -> apply ? r.rowCount() : r.size()));
+        counts
+            .add(ctx.tx().preparedQuery(sql).execute(Tuple.of((Object) ids)).map(r -> apply ? r.rowCount() : r.size()));
       }
       return Future.all(counts).map(all -> {
         JsonObject result = new JsonObject().put("applied", apply).put("orphanPeople", orphans.size())

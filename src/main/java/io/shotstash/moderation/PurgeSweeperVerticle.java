@@ -46,7 +46,8 @@ public final class PurgeSweeperVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    vertx.setPeriodic(sweepSeconds * 1000L, id -> sweep().onFailure(err -> log.warn("scheduled purge sweep failed", err)));
+    vertx.setPeriodic(sweepSeconds * 1000L,
+        id -> sweep().onFailure(err -> log.warn("scheduled purge sweep failed", err)));
     return vertx.eventBus().<JsonObject>consumer(Addresses.MODERATION_PURGE_SWEEP, m -> sweep()
         .onSuccess(slugs -> m.reply(new JsonObject().put("purged", new JsonArray(slugs))))
         .onFailure(err -> m.fail(500, String.valueOf(err.getMessage())))).completion();
@@ -69,7 +70,8 @@ public final class PurgeSweeperVerticle extends VerticleBase {
       }
       Future<List<String>> chain = Future.succeededFuture(new ArrayList<>());
       for (String slug : due) {
-        chain = chain.compose(done -> writes.write(new WriteCommand(ModerationWrites.SCHEDULED_PURGE, Actor.SYSTEM, "POST",
+        chain = chain.compose(done -> writes
+            .write(new WriteCommand(ModerationWrites.SCHEDULED_PURGE, Actor.SYSTEM, "POST",
                 "/api/admin/members/" + slug + "/purge", new JsonObject().put("slug", slug)))
             .map(r -> {
               if (r.getBoolean("purged", false)) {

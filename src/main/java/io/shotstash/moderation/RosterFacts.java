@@ -66,7 +66,7 @@ final class RosterFacts {
     }
     Future<RowSet<Row>> rows = unknown.isEmpty() ? Future.succeededFuture(null)
         : lookedUp.isEmpty() ? pool.query(PrivateSql.ALL_EMAILS).execute()
-        : pool.preparedQuery(PrivateSql.EMAILS_OF).execute(Tuple.of((Object) unknown.toArray(UUID[]::new)));
+            : pool.preparedQuery(PrivateSql.EMAILS_OF).execute(Tuple.of((Object) unknown.toArray(UUID[]::new)));
     return rows.map(found -> {
       if (found != null) {
         found.forEach(r -> emails.put(r.getUUID(0), r.getString(1)));
@@ -123,8 +123,10 @@ final class RosterFacts {
       Map<String, JsonObject> out = new HashMap<>();
       for (Row r : profiles.result()) {
         out.put(r.getUUID("person_id").toString(), new JsonObject().put("email", r.getString("email"))
-            .put("github", json(r.getValue("github"))).put("lastSlackSsoAt", iso(r.getOffsetDateTime("last_slack_sso_at")))
-            .put("emailBounce", json(r.getValue("email_bounce"))).put("lastLoginAt", iso(r.getOffsetDateTime("last_login")))
+            .put("github", json(r.getValue("github")))
+            .put("lastSlackSsoAt", iso(r.getOffsetDateTime("last_slack_sso_at")))
+            .put("emailBounce", json(r.getValue("email_bounce")))
+            .put("lastLoginAt", iso(r.getOffsetDateTime("last_login")))
             .put("signInCount", r.getLong("sign_ins")));
       }
       // sign-ins of people with no private profile (agents never sign in; this is for completeness)

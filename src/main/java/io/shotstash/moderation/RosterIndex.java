@@ -169,7 +169,8 @@ public final class RosterIndex {
   static Comparator<Person> order(RosterQuery q, Map<String, Instant> logins) {
     Comparator<Person> c = switch (q.sort()) {
       case "fullName" -> Comparator.comparing(p -> p.fullName().toLowerCase(Locale.ROOT));
-      case "lastLoginAt" -> Comparator.comparing(p -> logins.get(p.id()), Comparator.nullsFirst(Comparator.naturalOrder()));
+      case "lastLoginAt" ->
+        Comparator.comparing(p -> logins.get(p.id()), Comparator.nullsFirst(Comparator.naturalOrder()));
       default -> Comparator.comparing(Person::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()));
     };
     return (q.descending() ? c.reversed() : c).thenComparing(Person::slug);

@@ -18,8 +18,9 @@ import java.util.Set;
 public record RosterQuery(String q, String vote, String origin, Instant joinedAfter, Instant joinedBefore,
     boolean includeDeactivated, String sort, boolean descending, int page, int perPage) {
 
-  static final Set<String> KEYS = Set.of("q", "vote", "origin", "joinedAfter", "joinedBefore", "includeDeactivated", "sort",
-      "page", "perPage");
+  static final Set<String> KEYS =
+      Set.of("q", "vote", "origin", "joinedAfter", "joinedBefore", "includeDeactivated", "sort",
+          "page", "perPage");
   static final Set<String> VOTES = Set.of("none", "staged", "spam", "legit");
   static final Set<String> ORIGINS = Set.of("imported", "signed-up");
   static final Set<String> SORTS = Set.of("createdAt", "fullName", "lastLoginAt");

@@ -62,7 +62,8 @@ public final class AccountProtection {
    * counts the administrators who are not deactivated, the target included. A legit vote never
    * hides anyone, so only spam is checked.
    */
-  public static Optional<Refusal> vote(AccountLevel voterLevel, String verdict, Person target, int activeAdministrators) {
+  public static Optional<Refusal> vote(AccountLevel voterLevel, String verdict, Person target,
+      int activeAdministrators) {
     if (!"spam".equals(verdict)) {
       return Optional.empty();
     }

@@ -43,7 +43,8 @@ public final class AccountWrites {
   public static JsonObject newAccountParams(String slug, String fullName, String email, String passwordHash,
       AccountLevel level) {
     return new JsonObject().put("slug", slug).put("fullName", fullName.strip())
-        .put("email", PersonRules.normalizeEmail(email)).put("passwordHash", passwordHash).put("accountLevel", level.wire());
+        .put("email", PersonRules.normalizeEmail(email)).put("passwordHash", passwordHash)
+        .put("accountLevel", level.wire());
   }
 
   /** POST /api/setup: the first administrator. Refused once an administrator exists. */
@@ -99,7 +100,8 @@ public final class AccountWrites {
           List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(person), person)),
           tx -> insertPrivate(tx, person.id(), email, hash),
           message,
-          state -> new JsonObject().put("person", PersonView.staffJson(state.personById(person.id()).orElseThrow(), email))));
+          state -> new JsonObject().put("person",
+              PersonView.staffJson(state.personById(person.id()).orElseThrow(), email))));
     });
   }
 
@@ -129,7 +131,8 @@ public final class AccountWrites {
       }
       AccountLevel level = AccountLevel.parse(command.params().getString("level")).orElse(null);
       if (level == null) {
-        return Future.failedFuture(ApiError.validation("level", "must be one of user, editor, staff, administrator").toException());
+        return Future.failedFuture(
+            ApiError.validation("level", "must be one of user, editor, staff, administrator").toException());
       }
       if (target.isAgentAccount() && level != AccountLevel.USER) {
         return Future.failedFuture(ApiError.validation("level", "an agent account stays at user").toException());
@@ -146,7 +149,8 @@ public final class AccountWrites {
       Person changed = target.withAccountLevel(level.wire(), ctx.now());
       CommitMessage message = Attribution.actorTrailers(
           Attribution.message(command, "person.account-level", "person", target.id(), target.slug())
-              .body("account level: " + target.accountLevel() + " -> " + level.wire()), command.actor()).build();
+              .body("account level: " + target.accountLevel() + " -> " + level.wire()),
+          command.actor()).build();
       return Future.succeededFuture(new WritePlan(
           List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(changed), changed)),
           null, message,

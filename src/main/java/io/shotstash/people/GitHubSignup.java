@@ -172,6 +172,7 @@ public final class GitHubSignup {
 
   /** A linked member signed in again: their private GitHub facts as GitHub states them now. */
   public static Future<Void> refreshFacts(Pool pool, String personId, JsonObject facts) {
-    return pool.preparedQuery(PrivateSql.UPSERT_GITHUB_FACTS).execute(Tuple.of(UUID.fromString(personId), facts)).mapEmpty();
+    return pool.preparedQuery(PrivateSql.UPSERT_GITHUB_FACTS).execute(Tuple.of(UUID.fromString(personId), facts))
+        .mapEmpty();
   }
 }

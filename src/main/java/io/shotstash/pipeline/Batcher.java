@@ -107,7 +107,7 @@ public final class Batcher<R, A> {
     inFlight = true;
     List<Waiting<R, A>> batch = new ArrayList<>(Math.min(waiting.size(), maxBatch));
     Set<Object> keys = new HashSet<>();
-    for (Iterator<Waiting<R, A>> it = waiting.iterator(); it.hasNext() && batch.size() < maxBatch; ) {
+    for (Iterator<Waiting<R, A>> it = waiting.iterator(); it.hasNext() && batch.size() < maxBatch;) {
       Waiting<R, A> next = it.next();
       if (keys.add(key.apply(next.call()))) {
         batch.add(next);

@@ -43,13 +43,16 @@ final class JobCalls {
   private final JobEvents events;
   // each batch names a job at most once (a second call about it waits for the next batch)
   private final Batcher<JobCall, JsonObject> input = new Batcher<>("input", MAX_BATCH, JobCall::job, this::inputBatch);
-  private final Batcher<JobCall, JsonObject> touch = new Batcher<>("upload start", MAX_BATCH, JobCall::job, this::touchBatch);
+  private final Batcher<JobCall, JsonObject> touch =
+      new Batcher<>("upload start", MAX_BATCH, JobCall::job, this::touchBatch);
   private final Batcher<Progress, JsonObject> progress =
       new Batcher<>("progress", MAX_BATCH, p -> p.call().job(), this::progressBatch);
-  private final Batcher<Output, JsonObject> output = new Batcher<>("output", MAX_BATCH, o -> o.call().job(), this::outputBatch);
+  private final Batcher<Output, JsonObject> output =
+      new Batcher<>("output", MAX_BATCH, o -> o.call().job(), this::outputBatch);
   private final Batcher<Complete, JsonObject> complete =
       new Batcher<>("complete", MAX_BATCH, c -> c.call().job(), this::completeBatch);
-  private final Batcher<JobCall, JsonObject> release = new Batcher<>("release", MAX_BATCH, JobCall::job, this::releaseBatch);
+  private final Batcher<JobCall, JsonObject> release =
+      new Batcher<>("release", MAX_BATCH, JobCall::job, this::releaseBatch);
   private final Batcher<Fail, JsonObject> fail = new Batcher<>("fail", MAX_BATCH, f -> f.call().job(), this::failBatch);
 
   JobCalls(Pool durable, Pool asyncCommits, JobEvents events) {
@@ -115,7 +118,8 @@ final class JobCalls {
             return new Refused<>(PipelineErrors.fileNotFound());
           }
           return new Answered<>(new JsonObject().put("storageKey", r.getString("storage_key"))
-              .put("name", r.getString("name")).put("mimeType", r.getString("mime_type")).put("size", r.getLong("size")));
+              .put("name", r.getString("name")).put("mimeType", r.getString("mime_type"))
+              .put("size", r.getLong("size")));
         }));
   }
 
@@ -128,19 +132,21 @@ final class JobCalls {
   private Future<List<Outcome<JsonObject>>> progressBatch(List<Progress> calls) {
     List<JobCall> holders = calls.stream().map(Progress::call).toList();
     Tuple t = holders(holders).addValue(calls.stream().map(Progress::progress).toArray(Integer[]::new));
-    return asyncCommits.preparedQuery(PipelineSql.PROGRESS_BATCH).execute(t).map(rows -> perCall(rows, calls.size(), r -> {
-      if (!"ok".equals(r.getString("outcome"))) {
-        return refused(r.getString("outcome"));
-      }
-      UUID job = holders.get(r.getInteger("n") - 1).job();
-      events.updated(job.toString(), r.getLong("seq"), r.getString("status"), r.getInteger("progress"));
-      return new Answered<>(new JsonObject().put("status", r.getString("status"))
-          .put("progress", r.getInteger("progress")).put("seq", r.getLong("seq")));
-    }));
+    return asyncCommits.preparedQuery(PipelineSql.PROGRESS_BATCH).execute(t)
+        .map(rows -> perCall(rows, calls.size(), r -> {
+          if (!"ok".equals(r.getString("outcome"))) {
+            return refused(r.getString("outcome"));
+          }
+          UUID job = holders.get(r.getInteger("n") - 1).job();
+          events.updated(job.toString(), r.getLong("seq"), r.getString("status"), r.getInteger("progress"));
+          return new Answered<>(new JsonObject().put("status", r.getString("status"))
+              .put("progress", r.getInteger("progress")).put("seq", r.getLong("seq")));
+        }));
   }
 
   private Future<List<Outcome<JsonObject>>> outputBatch(List<Output> calls) {
-    return durable.preparedQuery(PipelineSql.RECORD_OUTPUT_BATCH).execute(outputs(calls.stream().map(Output::call).toList(), calls))
+    return durable.preparedQuery(PipelineSql.RECORD_OUTPUT_BATCH)
+        .execute(outputs(calls.stream().map(Output::call).toList(), calls))
         .compose(rows -> {
           List<Outcome<JsonObject>> out = perCall(rows, calls.size(), r -> {
             Output o = calls.get(r.getInteger("n") - 1);
@@ -167,7 +173,8 @@ final class JobCalls {
         return switch (r.getString("outcome")) {
           case "done" -> {
             events.updated(job.toString(), r.getLong("seq"), "done", 100);
-            yield new Answered<>(new JsonObject().put("status", "done").put("versionId", r.getUUID("version_id").toString()));
+            yield new Answered<>(
+                new JsonObject().put("status", "done").put("versionId", r.getUUID("version_id").toString()));
           }
           case "output_dropped" -> {
             // the row no longer points at the output: now it can go
@@ -185,14 +192,15 @@ final class JobCalls {
   }
 
   private Future<List<Outcome<JsonObject>>> releaseBatch(List<JobCall> calls) {
-    return durable.preparedQuery(PipelineSql.RELEASE_BATCH).execute(holders(calls)).map(rows -> perCall(rows, calls.size(), r -> {
-      if (!"ok".equals(r.getString("outcome"))) {
-        return refused(r.getString("outcome"));
-      }
-      events.deleteOrphan(r.getString("previous"));
-      events.updated(calls.get(r.getInteger("n") - 1).job().toString(), r.getLong("seq"), "queued", 0);
-      return new Answered<>(new JsonObject().put("status", "queued").put("attempts", r.getInteger("attempts")));
-    }));
+    return durable.preparedQuery(PipelineSql.RELEASE_BATCH).execute(holders(calls))
+        .map(rows -> perCall(rows, calls.size(), r -> {
+          if (!"ok".equals(r.getString("outcome"))) {
+            return refused(r.getString("outcome"));
+          }
+          events.deleteOrphan(r.getString("previous"));
+          events.updated(calls.get(r.getInteger("n") - 1).job().toString(), r.getLong("seq"), "queued", 0);
+          return new Answered<>(new JsonObject().put("status", "queued").put("attempts", r.getInteger("attempts")));
+        }));
   }
 
   private Future<List<Outcome<JsonObject>>> failBatch(List<Fail> calls) {
@@ -249,7 +257,6 @@ final class JobCalls {
     }
     return out;
   }
-
 
   /**
    * Deletes the stored bytes of every refused call that brought an output; the answers wait for it.

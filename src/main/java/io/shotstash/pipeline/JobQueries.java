@@ -31,7 +31,6 @@ final class JobQueries {
     this.leaseSeconds = leaseSeconds;
   }
 
-
   /** {fileId, kind, personId} → the job (the open one for this file and kind, if any). */
   Future<JsonObject> enqueue(JsonObject msg) {
     String kind = msg.getString("kind");
@@ -56,7 +55,8 @@ final class JobQueries {
           return Future.failedFuture(PipelineErrors.kindNotApplicable(kind, mime).toException());
         }
         UUID personId = msg.getString("personId") == null ? null : UUID.fromString(msg.getString("personId"));
-        return pool.preparedQuery(PipelineSql.ENQUEUE).execute(Tuple.of(UUID.fromString(Ids.uuid7()), fileId, kind, personId))
+        return pool.preparedQuery(PipelineSql.ENQUEUE)
+            .execute(Tuple.of(UUID.fromString(Ids.uuid7()), fileId, kind, personId))
             .compose(ins -> ins.size() > 0 ? Future.succeededFuture(ins.iterator().next().getUUID("id"))
                 : pool.preparedQuery(PipelineSql.OPEN_JOB_OF_FILE_KIND).execute(Tuple.of(fileId, kind))
                     .map(rows -> rows.iterator().next().getUUID("id")))
@@ -88,9 +88,10 @@ final class JobQueries {
   }
 
   private Future<JsonObject> jobView(UUID id) {
-    return pool.preparedQuery(PipelineSql.JOB_BY_ID).execute(Tuple.of(id, leaseSeconds)).compose(rows -> rows.size() == 0
-        ? Future.failedFuture(PipelineErrors.jobNotFound().toException())
-        : Future.succeededFuture(jobJson(rows.iterator().next())));
+    return pool.preparedQuery(PipelineSql.JOB_BY_ID).execute(Tuple.of(id, leaseSeconds))
+        .compose(rows -> rows.size() == 0
+            ? Future.failedFuture(PipelineErrors.jobNotFound().toException())
+            : Future.succeededFuture(jobJson(rows.iterator().next())));
   }
 
   Future<JsonObject> jobsOfFile(JsonObject msg) {
@@ -108,9 +109,11 @@ final class JobQueries {
     return new JsonObject().put("id", r.getUUID("id").toString()).put("fileId", r.getUUID("file_id").toString())
         .put("kind", r.getString("kind")).put("status", status.wire()).put("state", status.state(r.getBoolean("live")))
         .put("progress", r.getInteger("progress")).put("attempts", r.getInteger("attempts"))
-        .put("maxAttempts", r.getInteger("max_attempts")).put("error", r.getString("error")).put("seq", r.getLong("seq"))
+        .put("maxAttempts", r.getInteger("max_attempts")).put("error", r.getString("error"))
+        .put("seq", r.getLong("seq"))
         .put("versionId", version == null ? null : version.toString())
-        .put("createdAt", iso(r.getOffsetDateTime("created_at"))).put("updatedAt", iso(r.getOffsetDateTime("updated_at")))
+        .put("createdAt", iso(r.getOffsetDateTime("created_at")))
+        .put("updatedAt", iso(r.getOffsetDateTime("updated_at")))
         .put("finishedAt", iso(r.getOffsetDateTime("finished_at")));
   }
 
@@ -119,9 +122,10 @@ final class JobQueries {
     String fileId = msg.getString("fileId");
     Future<String> mime = fileId == null ? Future.succeededFuture(null)
         : !Ids.isUuid(fileId) ? Future.failedFuture(PipelineErrors.fileNotFound().toException())
-        : pool.preparedQuery(PipelineSql.FILE).execute(Tuple.of(UUID.fromString(fileId))).compose(rows -> rows.size() == 0
-            ? Future.failedFuture(PipelineErrors.fileNotFound().toException())
-            : Future.succeededFuture(rows.iterator().next().getString("mime_type")));
+            : pool.preparedQuery(PipelineSql.FILE).execute(Tuple.of(UUID.fromString(fileId)))
+                .compose(rows -> rows.size() == 0
+                    ? Future.failedFuture(PipelineErrors.fileNotFound().toException())
+                    : Future.succeededFuture(rows.iterator().next().getString("mime_type")));
     return mime.compose(type -> pool.preparedQuery(PipelineSql.KINDS).execute(Tuple.of(leaseSeconds)).map(rows -> {
       JsonArray out = new JsonArray();
       for (Row r : rows) {
@@ -138,8 +142,8 @@ final class JobQueries {
   }
 
   Future<JsonObject> status(JsonObject msg) {
-    return pool.preparedQuery(PipelineSql.LIVE_WORKERS).execute(Tuple.of(leaseSeconds)).compose(live ->
-        pool.query(PipelineSql.STATUS_COUNTS).execute().map(rows -> {
+    return pool.preparedQuery(PipelineSql.LIVE_WORKERS).execute(Tuple.of(leaseSeconds))
+        .compose(live -> pool.query(PipelineSql.STATUS_COUNTS).execute().map(rows -> {
           JsonObject byStatus = new JsonObject();
           for (JobStatus s : JobStatus.values()) {
             byStatus.put(s.wire(), 0L);

@@ -53,7 +53,8 @@ public final class LeaseSweeperVerticle extends VerticleBase {
     vertx.setPeriodic(sweepSeconds * 1000L, id -> sweepOnce());
     return vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_SWEEP,
         m -> sweep(m.body() == null ? new JsonObject() : m.body())
-            .onSuccess(m::reply).onFailure(err -> m.fail(500, String.valueOf(err.getMessage())))).completion();
+            .onSuccess(m::reply).onFailure(err -> m.fail(500, String.valueOf(err.getMessage()))))
+        .completion();
   }
 
   private void sweepOnce() {
@@ -74,7 +75,8 @@ public final class LeaseSweeperVerticle extends VerticleBase {
       }
       return expire(tx, report, deletable)
           .compose(v -> cancelTrashed(tx, report, deletable))
-          .compose(v -> tx.query(PipelineSql.PRUNE_WORKERS).execute().map(r -> report.put("workersRemoved", r.rowCount())))
+          .compose(
+              v -> tx.query(PipelineSql.PRUNE_WORKERS).execute().map(r -> report.put("workersRemoved", r.rowCount())))
           .compose(v -> flipLiveness(tx, report))
           .map(report);
     }))
@@ -112,7 +114,8 @@ public final class LeaseSweeperVerticle extends VerticleBase {
         if (r.getString("previous") != null) {
           deletable.add(r.getString("previous"));
         }
-        vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED, new JsonObject().put("id", r.getUUID("id").toString()));
+        vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED,
+            new JsonObject().put("id", r.getUUID("id").toString()));
       }
       report.put("cancelled", cancelled);
       return null;
@@ -127,7 +130,8 @@ public final class LeaseSweeperVerticle extends VerticleBase {
       if (flipped.isEmpty()) {
         return Future.succeededFuture();
       }
-      return tx.preparedQuery(PipelineSql.BUMP_QUEUED_OF_KINDS).execute(Tuple.of((Object) flipped.toArray(String[]::new)))
+      return tx.preparedQuery(PipelineSql.BUMP_QUEUED_OF_KINDS)
+          .execute(Tuple.of((Object) flipped.toArray(String[]::new)))
           .map(bumped -> {
             bumped.forEach(r -> vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED,
                 new JsonObject().put("id", r.getUUID("id").toString())));

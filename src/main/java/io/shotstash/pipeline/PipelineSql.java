@@ -69,7 +69,8 @@ final class PipelineSql {
   static final String TOUCH_BATCH = "SELECT n, outcome FROM pipeline_touch_batch($1, $2, $3)";
 
   /** Progress reports (asynchronous commit). */
-  static final String PROGRESS_BATCH = "SELECT n, outcome, status, progress, seq FROM pipeline_progress_batch($1, $2, $3, $4)";
+  static final String PROGRESS_BATCH =
+      "SELECT n, outcome, status, progress, seq FROM pipeline_progress_batch($1, $2, $3, $4)";
 
   /** Uploaded outputs become their claims' pending outputs (durable). */
   static final String RECORD_OUTPUT_BATCH =
@@ -80,7 +81,8 @@ final class PipelineSql {
       "SELECT n, outcome, seq, version_id, drop_key, previous FROM pipeline_complete_batch($1, $2, $3, $4, $5, $6, $7, $8)";
 
   /** Releases (durable). */
-  static final String RELEASE_BATCH = "SELECT n, outcome, attempts, seq, previous FROM pipeline_release_batch($1, $2, $3)";
+  static final String RELEASE_BATCH =
+      "SELECT n, outcome, attempts, seq, previous FROM pipeline_release_batch($1, $2, $3)";
 
   /** Fails (durable). */
   static final String FAIL_BATCH =

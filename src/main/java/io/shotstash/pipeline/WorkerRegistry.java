@@ -43,7 +43,8 @@ final class WorkerRegistry {
   private final Batcher<Heartbeat, JsonObject> heartbeats =
       new Batcher<>("heartbeat", JobCalls.MAX_BATCH, Heartbeat::worker, this::heartbeatBatch);
 
-  WorkerRegistry(Vertx vertx, Pool pool, Pool asyncCommits, WorkerDirectory workers, int leaseSeconds, int heartbeatSeconds) {
+  WorkerRegistry(Vertx vertx, Pool pool, Pool asyncCommits, WorkerDirectory workers, int leaseSeconds,
+      int heartbeatSeconds) {
     this.vertx = vertx;
     this.pool = pool;
     this.asyncCommits = asyncCommits;
@@ -66,12 +67,14 @@ final class WorkerRegistry {
           return tx.preparedQuery(PipelineSql.UPSERT_WORKER)
               .execute(Tuple.of(id, manifest.name(), hash, manifest.version(), kinds, manifest.contract()))
               .compose(up -> up.size() == 0 ? Future.failedFuture(PipelineErrors.workerRevoked().toException())
-                  : tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds)).map(up.iterator().next().getUUID("id")));
+                  : tx.preparedQuery(PipelineSql.ENSURE_KINDS).execute(Tuple.of((Object) kinds))
+                      .map(up.iterator().next().getUUID("id")));
         }))
         .compose(id -> flipLiveness().map(id))
         .map(id -> {
           workersChanged(id.toString());
-          return new JsonObject().put("workerId", id.toString()).put("token", token).put("contract", Manifest.CONTRACT_MAJOR)
+          return new JsonObject().put("workerId", id.toString()).put("token", token)
+              .put("contract", Manifest.CONTRACT_MAJOR)
               .put("heartbeatSeconds", heartbeatSeconds).put("leaseSeconds", leaseSeconds);
         });
   }
@@ -100,7 +103,8 @@ final class WorkerRegistry {
             return Future.failedFuture(PipelineErrors.unauthenticated().toException());
           }
           Row r = rows.iterator().next();
-          WorkerRef ref = new WorkerRef(r.getUUID("id").toString(), r.getString("name"), Arrays.asList(r.getArrayOfStrings("kinds")));
+          WorkerRef ref = new WorkerRef(r.getUUID("id").toString(), r.getString("name"),
+              Arrays.asList(r.getArrayOfStrings("kinds")));
           workers.put(hashHex, ref, readAt);
           return Future.succeededFuture(workerJson(ref));
         });
@@ -157,7 +161,8 @@ final class WorkerRegistry {
           if (!c.previousKinds().equals(c.manifest().kinds())) {
             workersChanged(c.worker().toString());
           }
-          return new Answered<>(new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost)));
+          return new Answered<>(
+              new JsonObject().put("contract", Manifest.CONTRACT_MAJOR).put("lostJobIds", new JsonArray(lost)));
         }));
   }
 
@@ -165,9 +170,9 @@ final class WorkerRegistry {
     UUID id = UUID.fromString(msg.getString("workerId"));
     return pool.preparedQuery(PipelineSql.REVOKE_WORKER).execute(Tuple.of(id))
         .compose(rows -> flipLiveness().map(rows)).map(rows -> {
-      workersChanged(id.toString());
-      return new JsonObject().put("revoked", rows.size() > 0);
-    });
+          workersChanged(id.toString());
+          return new JsonObject().put("revoked", rows.size() > 0);
+        });
   }
 
   Future<JsonObject> listWorkers(JsonObject msg) {
@@ -175,9 +180,12 @@ final class WorkerRegistry {
       JsonArray list = new JsonArray();
       for (Row r : rows) {
         list.add(new JsonObject().put("id", r.getUUID("id").toString()).put("name", r.getString("name"))
-            .put("version", r.getString("version")).put("kinds", new JsonArray(Arrays.asList(r.getArrayOfStrings("kinds"))))
-            .put("contract", r.getString("contract")).put("registeredAt", JobQueries.iso(r.getOffsetDateTime("registered_at")))
-            .put("lastSeenAt", JobQueries.iso(r.getOffsetDateTime("last_seen_at"))).put("revokedAt", JobQueries.iso(r.getOffsetDateTime("revoked_at")))
+            .put("version", r.getString("version"))
+            .put("kinds", new JsonArray(Arrays.asList(r.getArrayOfStrings("kinds"))))
+            .put("contract", r.getString("contract"))
+            .put("registeredAt", JobQueries.iso(r.getOffsetDateTime("registered_at")))
+            .put("lastSeenAt", JobQueries.iso(r.getOffsetDateTime("last_seen_at")))
+            .put("revokedAt", JobQueries.iso(r.getOffsetDateTime("revoked_at")))
             .put("live", r.getBoolean("live")).put("activeJobs", r.getLong("active_jobs")));
       }
       return new JsonObject().put("workers", list);
@@ -196,19 +204,19 @@ final class WorkerRegistry {
         return Future.succeededFuture(List.<String>of());
       }
       return tx.preparedQuery(PipelineSql.FLIP_LIVENESS).execute(Tuple.of(leaseSeconds))
-        .compose(flipped -> {
-          String[] kinds = new String[flipped.size()];
-          int i = 0;
-          for (Row r : flipped) {
-            kinds[i++] = r.getString("name");
-          }
-          return kinds.length == 0 ? Future.succeededFuture(List.<String>of())
-              : tx.preparedQuery(PipelineSql.BUMP_QUEUED_OF_KINDS).execute(Tuple.of((Object) kinds)).map(bumped -> {
-                List<String> ids = new ArrayList<>();
-                bumped.forEach(r -> ids.add(r.getUUID("id").toString()));
-                return ids;
-              });
-        });
+          .compose(flipped -> {
+            String[] kinds = new String[flipped.size()];
+            int i = 0;
+            for (Row r : flipped) {
+              kinds[i++] = r.getString("name");
+            }
+            return kinds.length == 0 ? Future.succeededFuture(List.<String>of())
+                : tx.preparedQuery(PipelineSql.BUMP_QUEUED_OF_KINDS).execute(Tuple.of((Object) kinds)).map(bumped -> {
+                  List<String> ids = new ArrayList<>();
+                  bumped.forEach(r -> ids.add(r.getUUID("id").toString()));
+                  return ids;
+                });
+          });
     }))
         .map(ids -> {
           ids.forEach(id -> vertx.eventBus().publish(Addresses.PIPELINE_JOB_UPDATED, new JsonObject().put("id", id)));

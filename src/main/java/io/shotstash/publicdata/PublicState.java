@@ -273,7 +273,7 @@ public final class PublicState {
           String[] values = new String[pairs.size()];
           PSet<?>[] sets = new PSet<?>[pairs.size()];
           int distinct = 0;
-          for (int start = 0; start < pairs.size(); ) {
+          for (int start = 0; start < pairs.size();) {
             int end = start + 1;
             while (end < pairs.size() && pairs.get(end).value().equals(pairs.get(start).value())) {
               end++;

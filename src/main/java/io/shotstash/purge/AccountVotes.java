@@ -50,8 +50,10 @@ public record AccountVotes(
     List<PersonEvaluation> counting = new ArrayList<>();
     List<PersonEvaluation> earlier = new ArrayList<>();
     for (PersonEvaluation e : state.find(Sheet.PERSON_EVALUATIONS, "personSlug", slug, PersonEvaluation.class)) {
-      boolean beforeAccount = e.evaluatedAt() == null || person.createdAt() != null && e.evaluatedAt().isBefore(person.createdAt());
-      boolean beforePurge = !beforeAccount && endedEarlierAccount != null && !e.evaluatedAt().isAfter(endedEarlierAccount);
+      boolean beforeAccount =
+          e.evaluatedAt() == null || person.createdAt() != null && e.evaluatedAt().isBefore(person.createdAt());
+      boolean beforePurge =
+          !beforeAccount && endedEarlierAccount != null && !e.evaluatedAt().isAfter(endedEarlierAccount);
       (beforeAccount || beforePurge ? earlier : counting).add(e);
     }
     counting.sort(NEWEST_FIRST);

@@ -53,7 +53,8 @@ public record PurgePlan(
 
   /** Whether someone other than {@code personId} touched the project (membership, update, buzz, role or interest). */
   public static boolean touchedByOthers(PublicState state, Project project, String personId) {
-    for (ProjectMembership m : state.find(Sheet.PROJECT_MEMBERSHIPS, "projectId", project.id(), ProjectMembership.class)) {
+    for (ProjectMembership m : state.find(Sheet.PROJECT_MEMBERSHIPS, "projectId", project.id(),
+        ProjectMembership.class)) {
       if (!personId.equals(m.personId())) {
         return true;
       }

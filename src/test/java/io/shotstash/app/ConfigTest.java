@@ -69,7 +69,8 @@ class ConfigTest {
 
   @Test
   void theShippedDefaultsHoldEveryCoreSetting() {
-    assertThat(Config.defaults()).containsKeys("SHOTSTASH_DEFAULT_DATABASE_PORT", "SHOTSTASH_DB_POOL_SIZE", "SHOTSTASH_HTTP_HOST",
+    assertThat(Config.defaults()).containsKeys("SHOTSTASH_DEFAULT_DATABASE_PORT", "SHOTSTASH_DB_POOL_SIZE",
+        "SHOTSTASH_HTTP_HOST",
         "SHOTSTASH_HTTP_PORT", "SHOTSTASH_HTTP_INSTANCES", "SHOTSTASH_DATA_DIR", "SHOTSTASH_DATA_BRANCH",
         "SHOTSTASH_NOREPLY_DOMAIN", "SHOTSTASH_SESSION_DAYS", "SHOTSTASH_REPACK_EVERY");
   }

@@ -84,7 +84,7 @@ class InstanceIdentityStartTest {
   }
 
   private static void start(Config config) {
-    run(config, (vertx, port) -> { });
+    run(config, (vertx, port) -> {});
   }
 
   /** Starts the app and returns why it refused (failing the test if it started). */
@@ -115,7 +115,8 @@ class InstanceIdentityStartTest {
           .setDefaultPort(port));
       HttpResponse<Buffer> r = client.post("/api/setup").putHeader("X-Setup-Token", config.setupToken())
           .sendJsonObject(new JsonObject().put("slug", "ada").put("fullName", "Ada Admin")
-              .put("email", "ada@example.org").put("password", "admin password 123")).await();
+              .put("email", "ada@example.org").put("password", "admin password 123"))
+          .await();
       assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
       client.close();
     });

@@ -46,7 +46,8 @@ final class BenchSupport {
   static final String BOOTSTRAP_TOKEN = "bench-bootstrap-token-0123456789abcdef";
   static final String ADMIN_PASSWORD = "bench admin password 123";
 
-  private static final java.util.concurrent.atomic.AtomicInteger NEXT_ADDRESS = new java.util.concurrent.atomic.AtomicInteger();
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_ADDRESS =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   private BenchSupport() {}
 
@@ -104,7 +105,8 @@ final class BenchSupport {
   }
 
   /** Runs a command to its end, at most {@code timeout}; its output is kept in memory (keep it small). */
-  static Output run(Duration timeout, Map<String, String> env, Path dir, String... command) throws IOException, InterruptedException {
+  static Output run(Duration timeout, Map<String, String> env, Path dir, String... command)
+      throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command);
     if (dir != null) {
       pb.directory(dir.toFile());
@@ -263,7 +265,8 @@ final class BenchSupport {
     String setupAndLogin() {
       HttpResponse<Buffer> r = client.post("/api/setup").putHeader("X-Setup-Token", SETUP_TOKEN)
           .sendJsonObject(new JsonObject().put("slug", "ada").put("fullName", "Ada Admin")
-              .put("email", "ada@example.org").put("password", ADMIN_PASSWORD)).await();
+              .put("email", "ada@example.org").put("password", ADMIN_PASSWORD))
+          .await();
       if (r.statusCode() != 201) {
         throw new IllegalStateException("setup failed: " + r.statusCode() + " " + r.bodyAsString());
       }
@@ -303,7 +306,8 @@ final class BenchSupport {
 
   /** Transactions PostgreSQL counted for one database (commits + rollbacks), read from the postgres database. */
   static long transactions(TestDatabase db) throws SQLException {
-    try (Connection c = Database.connect(db.url().withDatabase("postgres")); Statement s = c.createStatement();
+    try (Connection c = Database.connect(db.url().withDatabase("postgres"));
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '"
             + db.url().database() + "'")) {
       return rs.next() ? rs.getLong(1) : -1;
@@ -324,13 +328,15 @@ final class BenchSupport {
       }
       String postgres;
       Map<String, String> settings = new LinkedHashMap<>();
-      try (TestDatabase db = TestDatabase.create(); Connection c = Database.connect(db.url());
+      try (TestDatabase db = TestDatabase.create();
+          Connection c = Database.connect(db.url());
           Statement s = c.createStatement()) {
         try (ResultSet rs = s.executeQuery("SELECT version()")) {
           rs.next();
           postgres = rs.getString(1).replaceAll(" on .*", "");
         }
-        for (String name : List.of("fsync", "synchronous_commit", "wal_sync_method", "shared_buffers", "max_connections")) {
+        for (String name : List.of("fsync", "synchronous_commit", "wal_sync_method", "shared_buffers",
+            "max_connections")) {
           try (ResultSet rs = s.executeQuery("SHOW " + name)) {
             rs.next();
             settings.put(name, rs.getString(1));
@@ -338,7 +344,8 @@ final class BenchSupport {
         }
       }
       String commit = System.getProperty("bench.commit", "?");
-      return new Machine(LocalDate.now(ZoneOffset.UTC).toString(), Runtime.getRuntime().availableProcessors(), cpu, memory,
+      return new Machine(LocalDate.now(ZoneOffset.UTC).toString(), Runtime.getRuntime().availableProcessors(), cpu,
+          memory,
           java, postgres, settings, disk(work), fdatasyncRate(work), busyFraction(2_000), commit);
     }
 
@@ -356,7 +363,8 @@ final class BenchSupport {
     static String memoryTotal() {
       try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
         return lines.filter(l -> l.startsWith("MemTotal")).findFirst()
-            .map(l -> String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0))
+            .map(l -> String.format(Locale.ROOT, "%.1f GiB",
+                Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0))
             .orElse("?");
       } catch (IOException ignored) {
         return "?";
@@ -373,7 +381,8 @@ final class BenchSupport {
       String device = f[0].replaceFirst("^/dev/", "");
       String rotational = "?";
       try {
-        rotational = Files.readString(Path.of("/sys/block/" + device.replaceAll("[0-9]+$", "") + "/queue/rotational")).strip();
+        rotational =
+            Files.readString(Path.of("/sys/block/" + device.replaceAll("[0-9]+$", "") + "/queue/rotational")).strip();
       } catch (IOException e) {
         // not a plain block device
       }
@@ -406,9 +415,9 @@ final class BenchSupport {
         for (int i = 1; i < f.length; i++) {
           total += Long.parseLong(f[i]);
         }
-        return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
+        return new long[]{total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
       } catch (IOException | RuntimeException e) {
-        return new long[] {0, 0};
+        return new long[]{0, 0};
       }
     }
 
@@ -506,7 +515,8 @@ final class BenchSupport {
     Path tmp = file.resolveSibling(file.getFileName() + ".pipeline.tmp");
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(tmp, out.toString(), StandardCharsets.UTF_8);
-    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** Options in the order given, from pairs of name and value: a benchmark's defaults. */

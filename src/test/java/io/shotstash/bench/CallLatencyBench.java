@@ -122,7 +122,8 @@ final class CallLatencyBench {
   private static void log(Way w) {
     for (int i = 0; i < w.names().size(); i++) {
       Stats s = w.stats().get(i);
-      BenchSupport.log("%s %s: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%,d samples)", w.name(), w.names().get(i), s.p50(),
+      BenchSupport.log("%s %s: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%,d samples)", w.name(), w.names().get(i),
+          s.p50(),
           s.p99(), s.max(), s.samples());
     }
     BenchSupport.log("%s: %,d cycles in %.1f s, %d answers \"nothing queued\" asked again, %d worker(s); %s", w.name(),
@@ -131,7 +132,8 @@ final class CallLatencyBench {
 
   static int doneOf(Config.DatabaseUrl url, String kind) throws Exception {
     try (Connection c = Database.connect(url)) {
-      return JobCycleBench.count(c, "SELECT count(*) FROM pipeline_jobs WHERE status = 'done' AND kind = '" + kind + "'");
+      return JobCycleBench.count(c,
+          "SELECT count(*) FROM pipeline_jobs WHERE status = 'done' AND kind = '" + kind + "'");
     }
   }
 
@@ -157,7 +159,8 @@ final class CallLatencyBench {
    * queued" is asked again after {@value #RETRY_MILLIS} ms. The first {@code warmup} cycles are not
    * kept.
    */
-  private Way drive(String name, List<String> names, Lone lone, Connection c, List<String> sources, long appPid, int warmup,
+  private Way drive(String name, List<String> names, Lone lone, Connection c, List<String> sources, long appPid,
+      int warmup,
       int cycles, int gapMillis) throws Exception {
     long[][] samples = new long[names.size()][cycles];
     long[] whole = new long[1];
@@ -175,7 +178,8 @@ final class CallLatencyBench {
       Thread.sleep(gapMillis);
       while (!lone.cycle(whole).await(30, TimeUnit.SECONDS)) {
         if (++empty > 100 + cycles / 10) {
-          throw new IllegalStateException(name + ": the job inserted was not claimable; " + empty + " answers \"nothing queued\"");
+          throw new IllegalStateException(
+              name + ": the job inserted was not claimable; " + empty + " answers \"nothing queued\"");
         }
         Thread.sleep(RETRY_MILLIS); // the same worker: a fresh one's priming poll would claim the job
       }
@@ -189,7 +193,8 @@ final class CallLatencyBench {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     Map<String, Double> load = cpu.stop();
-    int done = JobCycleBench.count(c, "SELECT count(*) FROM pipeline_jobs WHERE status = 'done' AND kind = '" + KIND + "'");
+    int done =
+        JobCycleBench.count(c, "SELECT count(*) FROM pipeline_jobs WHERE status = 'done' AND kind = '" + KIND + "'");
     if (done < warmup + cycles) {
       throw new IllegalStateException(name + ": " + done + " jobs done of " + (warmup + cycles));
     }
@@ -245,7 +250,8 @@ final class CallLatencyBench {
     };
     try (Connection c = app.jdbc()) {
       Way way = drive("HTTP", HTTP_CALLS, lone, c, cycle.httpSources(), app.pid(), warmup, cycles, gapMillis);
-      return new Way(way.name(), way.names(), way.stats(), way.cycles(), way.empty(), used.size(), way.seconds(), way.cpu());
+      return new Way(way.name(), way.names(), way.stats(), way.cycles(), way.empty(), used.size(), way.seconds(),
+          way.cpu());
     } finally {
       used.forEach(w -> w.web.close());
     }
@@ -288,34 +294,41 @@ final class CallLatencyBench {
     md.append(String.format(Locale.ROOT, "Measured %s with `%s`.%n%n", machine.date(), command));
     md.append(machine.markdown());
     md.append("\n");
-    md.append(String.format(Locale.ROOT, "One worker alone on an idle queue, as a lone worker sees it when nothing else is"
-        + " happening: before each cycle the benchmark inserts one job of a kind nothing else uses (one `INSERT` on its own"
-        + " connection; PostgreSQL's `NOTIFY` tells the app) and waits %d ms, then the worker claims it, reads the input, uploads"
-        + " the output and completes (tiny bodies, as in the job-cycle section). Each call is timed from its start to its"
-        + " answer, on the worker's event loop; the whole cycle from the claim's start to the completion's answer. %,d untimed"
-        + " cycles first, then **%,d timed** for each way. Before them the app process had completed %,d jobs of the job-cycle"
-        + " benchmark and the in-process app %,d (the job cycle's figures and its JIT warm-up: %,d jobs over HTTP in %d s, %,d"
-        + " over the event bus in %d s). HTTP: the app as its own process (`java -jar`, default settings), the worker on one"
-        + " keep-alive connection from its own loopback address; to stay inside the contract's 600 calls a minute a freshly"
-        + " registered worker, primed with one untimed poll, took over after at most %d calls (%d workers in all). Event bus:"
-        + " the app inside this JVM, one in-process worker on one event loop sending the `pipeline.queue` actions with"
-        + " `Requests.ask`, as `EventBusWorkerClient` does.%n%n", r.gapMillis(), r.warmup(), r.cycles(), r.httpBefore(),
+    md.append(String.format(Locale.ROOT,
+        "One worker alone on an idle queue, as a lone worker sees it when nothing else is"
+            + " happening: before each cycle the benchmark inserts one job of a kind nothing else uses (one `INSERT` on its own"
+            + " connection; PostgreSQL's `NOTIFY` tells the app) and waits %d ms, then the worker claims it, reads the input, uploads"
+            + " the output and completes (tiny bodies, as in the job-cycle section). Each call is timed from its start to its"
+            + " answer, on the worker's event loop; the whole cycle from the claim's start to the completion's answer. %,d untimed"
+            + " cycles first, then **%,d timed** for each way. Before them the app process had completed %,d jobs of the job-cycle"
+            + " benchmark and the in-process app %,d (the job cycle's figures and its JIT warm-up: %,d jobs over HTTP in %d s, %,d"
+            + " over the event bus in %d s). HTTP: the app as its own process (`java -jar`, default settings), the worker on one"
+            + " keep-alive connection from its own loopback address; to stay inside the contract's 600 calls a minute a freshly"
+            + " registered worker, primed with one untimed poll, took over after at most %d calls (%d workers in all). Event bus:"
+            + " the app inside this JVM, one in-process worker on one event loop sending the `pipeline.queue` actions with"
+            + " `Requests.ask`, as `EventBusWorkerClient` does.%n%n",
+        r.gapMillis(), r.warmup(), r.cycles(), r.httpBefore(),
         r.busBefore(), r.warmups()[0].jobs(), r.warmups()[0].seconds(), r.warmups()[1].jobs(), r.warmups()[1].seconds(),
         CALLS_PER_WORKER, r.http().workers()));
     md.append("| way | call | samples | p50 (ms) | p99 (ms) | max (ms) |\n|---|---|---:|---:|---:|---:|\n");
     for (Way w : List.of(r.http(), r.bus())) {
       for (int i = 0; i < w.names().size(); i++) {
         Stats s = w.stats().get(i);
-        md.append(String.format(Locale.ROOT, "| %s | %s | %,d | **%.2f** | **%.2f** | %.2f |%n", w.name(), w.names().get(i),
-            s.samples(), s.p50(), s.p99(), s.max()));
+        md.append(
+            String.format(Locale.ROOT, "| %s | %s | %,d | **%.2f** | **%.2f** | %.2f |%n", w.name(), w.names().get(i),
+                s.samples(), s.p50(), s.p99(), s.max()));
       }
     }
-    md.append(String.format(Locale.ROOT, "%nPercentiles by nearest rank over the timed cycles. A claim answered \"nothing"
-        + " queued\" (the job's `NOTIFY` not yet seen by the app) was asked again after %d ms and is not a sample: %s over"
-        + " HTTP, %s over the event bus.%n%n", RETRY_MILLIS, count(r.http()), count(r.bus())));
-    md.append(String.format(Locale.ROOT, "Where the CPU went during the timed cycles (cores used, the %d ms pauses included;"
-        + " `app` is the app process, `bench` this benchmark's JVM, which holds the HTTP client and, for the event bus, the"
-        + " app itself): HTTP: %s; event bus: %s.%n%n", r.gapMillis(), CpuMeter.describe(r.http().cpu()),
+    md.append(String.format(Locale.ROOT,
+        "%nPercentiles by nearest rank over the timed cycles. A claim answered \"nothing"
+            + " queued\" (the job's `NOTIFY` not yet seen by the app) was asked again after %d ms and is not a sample: %s over"
+            + " HTTP, %s over the event bus.%n%n",
+        RETRY_MILLIS, count(r.http()), count(r.bus())));
+    md.append(String.format(Locale.ROOT,
+        "Where the CPU went during the timed cycles (cores used, the %d ms pauses included;"
+            + " `app` is the app process, `bench` this benchmark's JVM, which holds the HTTP client and, for the event bus, the"
+            + " app itself): HTTP: %s; event bus: %s.%n%n",
+        r.gapMillis(), CpuMeter.describe(r.http().cpu()),
         CpuMeter.describe(r.bus().cpu())));
     md.append("What it is for (issue \"The job queue as a batching actor\"): batching concurrent calls must make a lone"
         + " caller no slower. Compare each call's p50 and p99 with this section measured before the rewrite on the same"

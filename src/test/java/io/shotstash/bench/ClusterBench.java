@@ -191,7 +191,8 @@ final class ClusterBench {
   private static void person(Node node, String admin, String slug, String level) {
     HttpResponse<Buffer> r = node.http.post("/api/people").bearerTokenAuthentication(admin)
         .sendJsonObject(new JsonObject().put("slug", slug).put("fullName", "Person " + slug)
-            .put("email", slug + "@example.org").put("password", "staff password 123").put("accountLevel", level)).await();
+            .put("email", slug + "@example.org").put("password", "staff password 123").put("accountLevel", level))
+        .await();
     if (r.statusCode() != 201) {
       throw new IllegalStateException("create " + slug + ": " + r.bodyAsString());
     }
@@ -211,7 +212,8 @@ final class ClusterBench {
     Node survivor = cluster.nodes().stream().filter(n -> n != writer).findFirst().orElseThrow();
     List<Future<List<Attempt>>> running = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      running.add(new VoteStream(vertx, cluster.node(i), staff.get(i), MEMBERS, 700, 1_000, Duration.ofSeconds(18)).run());
+      running
+          .add(new VoteStream(vertx, cluster.node(i), staff.get(i), MEMBERS, 700, 1_000, Duration.ofSeconds(18)).run());
     }
     cluster.pause(3_000);
     long at = System.nanoTime();
@@ -234,8 +236,9 @@ final class ClusterBench {
     long first = attempts.stream().filter(a -> a.accepted() && a.startNanos() > at)
         .mapToLong(a -> TimeUnit.NANOSECONDS.toMillis(a.endNanos() - at)).min().orElse(-1);
     Map<String, Integer> outcomes = new LinkedHashMap<>();
-    attempts.forEach(a -> outcomes.merge(a.accepted() ? "200" : a.status() + (a.code() == null ? "" : " " + a.code()), 1,
-        Integer::sum));
+    attempts
+        .forEach(a -> outcomes.merge(a.accepted() ? "200" : a.status() + (a.code() == null ? "" : " " + a.code()), 1,
+            Integer::sum));
     if (!freeze) {
       writer.start();
     }
@@ -259,11 +262,13 @@ final class ClusterBench {
     md.append("Each cycle is three calls (`jobs/next`, `PUT output` of a few bytes, `complete`); every node is its own "
         + "JVM (`-Xmx256m`, serial GC, one HTTP verticle) on the same two cores as PostgreSQL and the workers' JVM. "
         + String.format(Locale.ROOT, "Each configuration drained %d jobs first to warm up.%n%n", warmup));
-    md.append("| configuration | nodes | jobs/s | seconds | vs one node, `serve` |\n| --- | ---: | ---: | ---: | ---: |\n");
+    md.append(
+        "| configuration | nodes | jobs/s | seconds | vs one node, `serve` |\n| --- | ---: | ---: | ---: | ---: |\n");
     double base = drains.get(0).jobsPerSecond();
     for (Drain d : drains) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %.0f | %.1f | %.2f × |%n", d.label(), d.nodes(), d.jobsPerSecond(),
-          d.seconds(), d.jobsPerSecond() / base));
+      md.append(
+          String.format(Locale.ROOT, "| %s | %d | %.0f | %.1f | %.2f × |%n", d.label(), d.nodes(), d.jobsPerSecond(),
+              d.seconds(), d.jobsPerSecond() / base));
     }
     md.append("\nOn two cores three nodes do not add capacity (they add JVMs competing for the same cores, and a"
         + " Hazelcast round trip for each rate-limit check); the point is that the cluster keeps draining without"
@@ -294,11 +299,14 @@ final class ClusterBench {
 
   private String machine() throws Exception {
     String memory = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
-        .map(l -> l.replaceAll("\\D+", "")).findFirst().map(kb -> Long.parseLong(kb) / 1024 / 1024 + " GiB").orElse("?");
+        .map(l -> l.replaceAll("\\D+", "")).findFirst().map(kb -> Long.parseLong(kb) / 1024 / 1024 + " GiB")
+        .orElse("?");
     String pg;
-    try (var db = io.shotstash.testing.TestDatabase.create(); Connection c = Database.connect(db.url());
+    try (var db = io.shotstash.testing.TestDatabase.create();
+        Connection c = Database.connect(db.url());
         Statement s = c.createStatement()) {
-      pg = "PostgreSQL " + value(s, "SHOW server_version") + " (fsync " + value(s, "SHOW fsync") + ", synchronous_commit "
+      pg = "PostgreSQL " + value(s, "SHOW server_version") + " (fsync " + value(s, "SHOW fsync")
+          + ", synchronous_commit "
           + value(s, "SHOW synchronous_commit") + ")";
     }
     return String.format(Locale.ROOT, "%d cores, %s memory, %s, Java %s", Runtime.getRuntime().availableProcessors(),

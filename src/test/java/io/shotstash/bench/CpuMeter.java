@@ -59,7 +59,8 @@ final class CpuMeter {
 
   /** "1.9 of 2 cores busy: postgres 0.8, app 0.7, bench 0.3, tools 0.0". */
   static String describe(Map<String, Double> c) {
-    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%.1f of %.0f cores busy:", c.get("busy"), c.get("of")));
+    StringBuilder b =
+        new StringBuilder(String.format(Locale.ROOT, "%.1f of %.0f cores busy:", c.get("busy"), c.get("of")));
     String sep = " ";
     for (Map.Entry<String, Double> e : c.entrySet()) {
       if (e.getKey().equals("busy") || e.getKey().equals("of") || e.getValue() < 0.05) {
@@ -83,10 +84,10 @@ final class CpuMeter {
         for (int i = 1; i < f.length && i <= 8; i++) { // user nice system idle iowait irq softirq steal
           total += Long.parseLong(f[i]);
         }
-        return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5]),
+        return new long[]{total, Long.parseLong(f[4]) + Long.parseLong(f[5]),
             Long.parseLong(f[6]) + Long.parseLong(f[7]) + Long.parseLong(f[8])};
       } catch (IOException | RuntimeException e) {
-        return new long[] {0, 0, 0};
+        return new long[]{0, 0, 0};
       }
     }
 
@@ -138,7 +139,7 @@ final class CpuMeter {
         String s = Files.readString(stat);
         String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
         // after the comm: state(0) ppid(1) ... utime is field 14 of the line, i.e. index 11 here
-        return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
+        return new long[]{Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
       } catch (IOException | RuntimeException e) {
         return null;
       }

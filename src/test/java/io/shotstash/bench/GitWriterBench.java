@@ -195,11 +195,13 @@ public final class GitWriterBench {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "round %d/%d:", round, rounds));
         for (Scenario s : scenarios) {
           for (Mode mode : modes) {
-            line.append(String.format(Locale.ROOT, " %s %s %.0f/s;", Report.shortCount(s.n), mode.name().toLowerCase(Locale.ROOT),
+            line.append(String.format(Locale.ROOT, " %s %s %.0f/s;", Report.shortCount(s.n),
+                mode.name().toLowerCase(Locale.ROOT),
                 s.tallies.get(mode).perSecond()));
           }
         }
-        System.out.println(line + String.format(Locale.ROOT, " other processes %.0f%% of the cores", 100 * load.lastRound));
+        System.out
+            .println(line + String.format(Locale.ROOT, " other processes %.0f%% of the cores", 100 * load.lastRound));
       }
     }
     return load;
@@ -283,7 +285,8 @@ public final class GitWriterBench {
     String describe() {
       return String.format(Locale.ROOT, "Machine: %d cores (%s), %s RAM; %s; JGit %s; %s; %s; fdatasync %,.0f/s;"
           + " busy before the run (other work): %.0f%%",
-          cores, cpu, memory, java, jgit, postgres.replaceAll(" on .*", ""), settings, fdatasyncPerSecond, 100 * busyBefore);
+          cores, cpu, memory, java, jgit, postgres.replaceAll(" on .*", ""), settings, fdatasyncPerSecond,
+          100 * busyBefore);
     }
   }
 
@@ -328,7 +331,8 @@ public final class GitWriterBench {
     }
 
     static long ownCpuNanos() {
-      return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+      return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+          .getProcessCpuTime();
     }
   }
 
@@ -803,7 +807,7 @@ public final class GitWriterBench {
           }
         }
       }
-      return new long[] {bytes, loose};
+      return new long[]{bytes, loose};
     }
 
     int packCount() {
@@ -918,7 +922,7 @@ public final class GitWriterBench {
     }
 
     static long[] mark(int number) {
-      long[] marks = new long[] {System.nanoTime(), 0, 0};
+      long[] marks = new long[]{System.nanoTime(), 0, 0};
       MARKS.put(number, marks);
       return marks;
     }
@@ -970,10 +974,12 @@ public final class GitWriterBench {
       Instant created = Instant.parse("2019-01-01T00:00:00Z").plusSeconds(random.nextInt(6 * 365 * 86_400));
       boolean github = random.nextInt(10) < 6;
       String level = random.nextInt(200) == 0 ? "staff" : random.nextInt(50) == 0 ? "editor" : "user";
-      return new Person(new UUID(random.nextLong(), random.nextLong()).toString(), random.nextInt(3) == 0 ? String.valueOf(i) : null,
+      return new Person(new UUID(random.nextLong(), random.nextLong()).toString(),
+          random.nextInt(3) == 0 ? String.valueOf(i) : null,
           slug, fullName, random.nextInt(3) == 0 ? BIOS[random.nextInt(BIOS.length)] : null,
           random.nextBoolean() ? "avatars/" + new UUID(random.nextLong(), random.nextLong()) + ".webp" : null,
-          level, random.nextInt(100) == 0 ? Boolean.TRUE : null, github ? 1_000_000L + random.nextInt(90_000_000) : null,
+          level, random.nextInt(100) == 0 ? Boolean.TRUE : null,
+          github ? 1_000_000L + random.nextInt(90_000_000) : null,
           github ? first + last.replace("-", "") + i : null, null, null, created,
           created.plusSeconds(random.nextInt(86_400 * 30)));
     }
@@ -981,7 +987,8 @@ public final class GitWriterBench {
     private static String cap(String s) {
       StringBuilder out = new StringBuilder();
       for (String word : s.split(" ")) {
-        out.append(out.length() == 0 ? "" : " ").append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+        out.append(out.length() == 0 ? "" : " ").append(Character.toUpperCase(word.charAt(0)))
+            .append(word.substring(1));
       }
       return out.toString();
     }
@@ -1058,11 +1065,13 @@ public final class GitWriterBench {
       for (Scenario.Result r : results) {
         Tally rawT = r.get(Mode.RAW);
         Tally pipe = r.get(Mode.PIPELINED);
-        md.append(String.format(Locale.ROOT, "| %,d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
+        md.append(String.format(Locale.ROOT,
+            "| %,d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
             r.n(), rawT.commitMsWithoutRepack(), rawT.repackShareMs(),
             rawT.repacks == 0 ? Double.NaN : rawT.repackNanos / 1e9 / rawT.repacks,
             pipe.msPerCommit(), pipe.phaseMs(pipe.planToPrivateDone), pipe.phaseMs(pipe.privateDoneToReply),
-            pipe.betweenMs(), r.pgSelect().msPerCommit(), r.get(Mode.PIPELINED_INSERT).msPerCommit(), r.pgInsert().msPerCommit()));
+            pipe.betweenMs(), r.pgSelect().msPerCommit(), r.get(Mode.PIPELINED_INSERT).msPerCommit(),
+            r.pgInsert().msPerCommit()));
       }
       md.append("\n\"Raw: repack share\" is the time of the repacks inside the raw loop divided by its commits."
           + " The writer's phases come from timestamps the bench rule takes when it runs, when its private step"
@@ -1114,7 +1123,7 @@ public final class GitWriterBench {
       List<Long> b = big.get(mode).sliceNanos;
       int n = Math.min(a.size(), b.size());
       if (n < 3) {
-        return new double[] {Double.NaN, Double.NaN};
+        return new double[]{Double.NaN, Double.NaN};
       }
       double[] logs = new double[n];
       double mean = 0;
@@ -1127,7 +1136,7 @@ public final class GitWriterBench {
         var += (x - mean) * (x - mean) / (n - 1);
       }
       double half = tQuantile(n - 1) * Math.sqrt(var / n);
-      return new double[] {Math.exp(mean - half), Math.exp(mean + half)};
+      return new double[]{Math.exp(mean - half), Math.exp(mean + half)};
     }
 
     /** Student's t, two-sided 95%, for {@code df} degrees of freedom. */
@@ -1209,7 +1218,7 @@ public final class GitWriterBench {
       boolean gcKeepsIt = withGc >= ratio - 0.02; // the full gc's share moves the ratio by less than 2 points
       String verdict = ratio >= 1.0 && gcKeepsIt ? "met"
           : !Double.isNaN(ci[1]) && ci[1] >= 1.0 && gcKeepsIt ? "not shown to be slower (within this run's noise)"
-          : "not met";
+              : "not met";
       md.append(String.format(Locale.ROOT, "- **No slower at %,d than at %,d people (small folder): %s**:"
           + " writer pipelined %.2f ×%s; raw %.2f ×%s; writer sequential %.2f ×%s. The intervals come from"
           + " pairing the rounds (each round ran both sizes back to back) and show how much this run's"
@@ -1229,7 +1238,8 @@ public final class GitWriterBench {
             + " and the writer waits for it (the repack holds the GitTreeWriter's lock and the writer's ordered worker"
             + " queue); the full gc takes %.2f s at %,d people (%,d objects, so one every %,d commits) and %.2f s at"
             + " %,d (%,d objects, one every %,d commits), i.e. %.2f and %.2f ms per commit", options.repackEvery(),
-            bigRaw.repackNanos / 1e9 / bigRaw.repacks, big.n(), smallRaw.repackNanos / 1e9 / smallRaw.repacks, small.n(),
+            bigRaw.repackNanos / 1e9 / bigRaw.repacks, big.n(), smallRaw.repackNanos / 1e9 / smallRaw.repacks,
+            small.n(),
             big.fullGcMillis() / 1e3, big.n(), big.fullGcObjects(), big.fullGcEveryCommits(),
             small.fullGcMillis() / 1e3, small.n(), small.fullGcObjects(), small.fullGcEveryCommits(),
             big.fullGcShareMs(), small.fullGcShareMs()));

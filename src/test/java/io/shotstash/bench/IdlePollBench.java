@@ -41,7 +41,8 @@ final class IdlePollBench {
   static final String SECTION = "## Pipeline: idle polling";
   static final String KIND = "bench/idle";
 
-  record Wrk(double seconds, long requests, double rate, Map<Integer, Long> statuses, String summary, Map<String, Double> cpu) {}
+  record Wrk(double seconds, long requests, double rate, Map<Integer, Long> statuses, String summary,
+      Map<String, Double> cpu) {}
 
   record Burst(int workers, long polls, double seconds, Map<Integer, Long> statuses, Map<String, Double> cpu) {
     double rate() {
@@ -116,7 +117,8 @@ final class IdlePollBench {
     BenchSupport.log("wrk: %,d polls in %.1f s = %,.0f/s, answers %s; %s", wrk.requests(), wrk.seconds(), wrk.rate(),
         wrk.statuses(), CpuMeter.describe(wrk.cpu()));
     Burst b = burst(burst);
-    BenchSupport.log("burst: %,d polls by %d workers in %.2f s = %,.0f/s, answers %s; %s", b.polls(), b.workers(), b.seconds(),
+    BenchSupport.log("burst: %,d polls by %d workers in %.2f s = %,.0f/s, answers %s; %s", b.polls(), b.workers(),
+        b.seconds(),
         b.rate(), b.statuses(), CpuMeter.describe(b.cpu()));
     Bus bus = bus(busWorker, busSeconds, busInFlight);
     BenchSupport.log("event bus: %,d NEXT in %.1f s = %,.0f/s; %s", bus.polls(), bus.seconds(), bus.rate(),
@@ -127,7 +129,8 @@ final class IdlePollBench {
     long t2 = System.nanoTime();
     Stats stats = new Stats(s1 - s0, (t1 - t0) / 1e9, s2 - s1, (t2 - t1) / 1e9, b1 - b0, b2 - b1);
     BenchSupport.log("PostgreSQL transactions of the app's database: %d in the idle window, %d in the polling window;"
-        + " in-process app's: %d and %d", stats.idleWindow(), stats.pollWindow(), stats.busIdleWindow(), stats.busPollWindow());
+        + " in-process app's: %d and %d", stats.idleWindow(), stats.pollWindow(), stats.busIdleWindow(),
+        stats.busPollWindow());
     burst.forEach(w -> w.web.close());
     wrkWorker.web.close();
     return new Result(wrk, b, bus, stats, wrkThreads, wrkConnections);
@@ -160,9 +163,10 @@ final class IdlePollBench {
     Path script = Files.writeString(work.resolve("jobs-next.lua"), WRK_SCRIPT);
     CpuMeter cpu = CpuMeter.start(app.pid());
     long t0 = System.nanoTime();
-    BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(seconds + 30), Map.of("WORKER_TOKEN", token), null, "wrk",
-        "-t" + threads, "-c" + connections, "-d" + seconds + "s", "-s", script.toString(),
-        app.baseUrl() + "/api/v1/pipeline/jobs/next");
+    BenchSupport.Output o =
+        BenchSupport.run(Duration.ofSeconds(seconds + 30), Map.of("WORKER_TOKEN", token), null, "wrk",
+            "-t" + threads, "-c" + connections, "-d" + seconds + "s", "-s", script.toString(),
+            app.baseUrl() + "/api/v1/pipeline/jobs/next");
     double elapsed = (System.nanoTime() - t0) / 1e9;
     Map<String, Double> load = cpu.stop();
     if (o.exit() != 0) {
@@ -345,7 +349,8 @@ final class IdlePollBench {
     return done.future();
   }
 
-  private static void busStep(JobCycleBench.BusWorker w, long deadline, AtomicLong polls, int depth, Promise<Void> done) {
+  private static void busStep(JobCycleBench.BusWorker w, long deadline, AtomicLong polls, int depth,
+      Promise<Void> done) {
     if (System.nanoTime() >= deadline) {
       done.tryComplete();
       return;
@@ -372,45 +377,59 @@ final class IdlePollBench {
     md.append(String.format(Locale.ROOT, "Measured %s with `%s`.%n%n", machine.date(), command));
     md.append(machine.markdown());
     md.append(String.format(Locale.ROOT, "- Load generators: %s (Debian), and a minimal NIO HTTP/1.1 client in the"
-        + " benchmark's JVM (one thread, one keep-alive connection per worker, no pipelining); both on the same 2 cores as the app%n%n", BenchSupport.firstLine("wrk", "-v")));
+        + " benchmark's JVM (one thread, one keep-alive connection per worker, no pipelining); both on the same 2 cores as the app%n%n",
+        BenchSupport.firstLine("wrk", "-v")));
     md.append("`POST /api/v1/pipeline/jobs/next` from registered workers whose kind has nothing queued, against the app"
         + " started with `java -jar` (default settings: one HTTP verticle per core, the contract's rate limits unchanged).\n\n");
     md.append("| load | polls | seconds | polls/s | answers |\n|---|---:|---:|---:|---|\n");
-    md.append(String.format(Locale.ROOT, "| wrk, %d threads, %d connections, one token from 127.0.0.1 | %,d | %.1f | **%,.0f** | %s |%n",
-        r.wrkThreads(), r.wrkConnections(), r.wrk().requests(), r.wrk().seconds(), r.wrk().rate(), statuses(r.wrk().statuses())));
-    md.append(String.format(Locale.ROOT, "| %d workers, each from its own loopback address, 598 polls each, one connection each"
-        + " | %,d | %.2f | **%,.0f** | %s |%n", r.burst().workers(), r.burst().polls(), r.burst().seconds(), r.burst().rate(),
+    md.append(String.format(Locale.ROOT,
+        "| wrk, %d threads, %d connections, one token from 127.0.0.1 | %,d | %.1f | **%,.0f** | %s |%n",
+        r.wrkThreads(), r.wrkConnections(), r.wrk().requests(), r.wrk().seconds(), r.wrk().rate(),
+        statuses(r.wrk().statuses())));
+    md.append(String.format(Locale.ROOT,
+        "| %d workers, each from its own loopback address, 598 polls each, one connection each"
+            + " | %,d | %.2f | **%,.0f** | %s |%n",
+        r.burst().workers(), r.burst().polls(), r.burst().seconds(), r.burst().rate(),
         statuses(r.burst().statuses())));
-    md.append(String.format(Locale.ROOT, "| `QueueActions.NEXT` over the event bus, in-process, %d in flight | %,d | %.1f | **%,.0f**"
-        + " | all empty (no job) |%n%n", r.bus().inFlight(), r.bus().polls(), r.bus().seconds(), r.bus().rate()));
-    md.append(String.format(Locale.ROOT, "CPU (cores used): wrk: %s, i.e. **%.0f µs of app CPU per answer**; burst: %s, i.e."
-        + " **%.0f µs of app CPU per `204`**; event bus: %s, i.e. %.1f µs per NEXT. On 2 cores with nothing else running, the app"
-        + " could answer at most about %,.0f pure-`204` polls/s at that cost.%n%n", CpuMeter.describe(r.wrk().cpu()),
+    md.append(
+        String.format(Locale.ROOT,
+            "| `QueueActions.NEXT` over the event bus, in-process, %d in flight | %,d | %.1f | **%,.0f**"
+                + " | all empty (no job) |%n%n",
+            r.bus().inFlight(), r.bus().polls(), r.bus().seconds(), r.bus().rate()));
+    md.append(String.format(Locale.ROOT,
+        "CPU (cores used): wrk: %s, i.e. **%.0f µs of app CPU per answer**; burst: %s, i.e."
+            + " **%.0f µs of app CPU per `204`**; event bus: %s, i.e. %.1f µs per NEXT. On 2 cores with nothing else running, the app"
+            + " could answer at most about %,.0f pure-`204` polls/s at that cost.%n%n",
+        CpuMeter.describe(r.wrk().cpu()),
         r.wrk().cpu().get("app") / r.wrk().rate() * 1e6, CpuMeter.describe(r.burst().cpu()),
         r.burst().cpu().get("app") / r.burst().rate() * 1e6, CpuMeter.describe(r.bus().cpu()),
         r.bus().cpu().get("bench") / r.bus().rate() * 1e6, 2 / (r.burst().cpu().get("app") / r.burst().rate())));
     md.append(String.format(Locale.ROOT, "wrk's own summary: %s.%n%n", r.wrk().summary()));
     long polls = r.wrk().requests() + r.burst().polls() + r.bus().polls();
-    md.append(String.format(Locale.ROOT, "**PostgreSQL saw none of it.** Transactions PostgreSQL counted for the app's database"
-        + " (`pg_stat_database.xact_commit + xact_rollback`, read from another database): **%d** in a %.0f s window without"
-        + " polls, **%d** in the %.0f s window holding the wrk run and the burst (%,d HTTP polls) and ending 15 s after them;"
-        + " for the in-process app's database %d and %d around its %,d event-bus polls. A poll that reached PostgreSQL would"
-        + " count at least one transaction (the claim; an empty claim adds the `NEXT_RUN_AFTER` read), so the counts are the"
-        + " app's own background work (lease sweeps every 30 s and the like), not the polls: each node's `QueueSignal`, fed by"
-        + " `LISTEN pipeline_queued`, knows the kind has nothing queued, and the worker's token is cached after its first"
-        + " call.%n%n", r.stats().idleWindow(), r.stats().idleSeconds(), r.stats().pollWindow(), r.stats().pollSeconds(),
+    md.append(String.format(Locale.ROOT,
+        "**PostgreSQL saw none of it.** Transactions PostgreSQL counted for the app's database"
+            + " (`pg_stat_database.xact_commit + xact_rollback`, read from another database): **%d** in a %.0f s window without"
+            + " polls, **%d** in the %.0f s window holding the wrk run and the burst (%,d HTTP polls) and ending 15 s after them;"
+            + " for the in-process app's database %d and %d around its %,d event-bus polls. A poll that reached PostgreSQL would"
+            + " count at least one transaction (the claim; an empty claim adds the `NEXT_RUN_AFTER` read), so the counts are the"
+            + " app's own background work (lease sweeps every 30 s and the like), not the polls: each node's `QueueSignal`, fed by"
+            + " `LISTEN pipeline_queued`, knows the kind has nothing queued, and the worker's token is cached after its first"
+            + " call.%n%n",
+        r.stats().idleWindow(), r.stats().idleSeconds(), r.stats().pollWindow(), r.stats().pollSeconds(),
         r.wrk().requests() + r.burst().polls(), r.stats().busIdleWindow(), r.stats().busPollWindow(), r.bus().polls()));
-    md.append(String.format(Locale.ROOT, "About the limits: the contract allows a worker 600 calls a minute and an address 6,000."
-        + " wrk sends from one address with one token, so only its first ~600 polls are answered `204` and the rest `429`"
-        + " (`Retry-After`), first by the worker's limit and, past 6,000, by the address's limit before the token is even looked"
-        + " up: its rate is mostly that of refusals. The burst row is pure `204`s inside the limits; to stay inside them it is"
-        + " short, %,d polls. A worker that follows the contract polls far less (it sleeps a few seconds after a `204`).%n%n",
+    md.append(String.format(Locale.ROOT,
+        "About the limits: the contract allows a worker 600 calls a minute and an address 6,000."
+            + " wrk sends from one address with one token, so only its first ~600 polls are answered `204` and the rest `429`"
+            + " (`Retry-After`), first by the worker's limit and, past 6,000, by the address's limit before the token is even looked"
+            + " up: its rate is mostly that of refusals. The burst row is pure `204`s inside the limits; to stay inside them it is"
+            + " short, %,d polls. A worker that follows the contract polls far less (it sleeps a few seconds after a `204`).%n%n",
         r.burst().polls()));
     boolean burstMet = r.burst().rate() >= 20_000;
     boolean wrkMet = r.wrk().rate() >= 20_000;
     boolean busMet = r.bus().rate() >= 20_000;
-    md.append(String.format(Locale.ROOT, "Goal (no PostgreSQL for an idle poll; at least 20,000 polls/s): PostgreSQL part"
-        + " **%s**; rate: wrk (204 + 429) %s (%,.0f/s), pure-204 burst %s (%,.0f/s), event bus %s (%,.0f/s).%n",
+    md.append(String.format(Locale.ROOT,
+        "Goal (no PostgreSQL for an idle poll; at least 20,000 polls/s): PostgreSQL part"
+            + " **%s**; rate: wrk (204 + 429) %s (%,.0f/s), pure-204 burst %s (%,.0f/s), event bus %s (%,.0f/s).%n",
         r.stats().pollWindow() <= r.stats().idleWindow() + 5 ? "met" : "not met (see the counts)",
         wrkMet ? "**met**" : "**not met**", r.wrk().rate(), burstMet ? "**met**" : "**not met**", r.burst().rate(),
         busMet ? "**met**" : "**not met**", r.bus().rate()));

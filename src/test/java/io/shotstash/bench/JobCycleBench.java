@@ -87,7 +87,8 @@ final class JobCycleBench {
   record Pgbench(double tps, int queued, String line, Map<String, Double> cpu, double claimMs, String claimPlan) {}
 
   /** {@code mode} is graphile-drain.js's mode argument; {@code lagMs} the wait from the last job:complete to an empty table. */
-  record Graphile(double rate, int jobs, double seconds, int maxPoolSize, String version, String mode, int localQueueSize,
+  record Graphile(double rate, int jobs, double seconds, int maxPoolSize, String version, String mode,
+      int localQueueSize,
       int completeJobBatchDelay, double lagMs, Map<String, Double> cpu) {}
 
   /** The ways measured once, one after the other, for one worker count. */
@@ -220,7 +221,8 @@ final class JobCycleBench {
     Pgbench bench = new Pgbench(Double.NaN, 0, "", none, Double.NaN, "?");
     if (modes.contains("http")) {
       http = lessDisturbed("HTTP", this::httpOf, HttpResult::cpu, n);
-      BenchSupport.log("HTTP: %,d jobs in %.2f s = %,.0f jobs/s (%d rounds); %s", http.jobs(), http.seconds(), http.rate(),
+      BenchSupport.log("HTTP: %,d jobs in %.2f s = %,.0f jobs/s (%d rounds); %s", http.jobs(), http.seconds(),
+          http.rate(),
           http.rounds(), CpuMeter.describe(http.cpu()));
     }
     if (modes.contains("bus")) {
@@ -237,7 +239,8 @@ final class JobCycleBench {
       batched = lessDisturbed("graphile-worker (batched)", k -> graphile(k, graphileBatchedMode), Graphile::cpu, n);
       BenchSupport.log("graphile-worker %s, %s (localQueue.size %d, completeJobBatchDelay %d ms): %,d jobs in %.2f s"
           + " = %,.0f jobs/s; %s", batched.version(), batched.mode(), batched.localQueueSize(),
-          batched.completeJobBatchDelay(), batched.jobs(), batched.seconds(), batched.rate(), CpuMeter.describe(batched.cpu()));
+          batched.completeJobBatchDelay(), batched.jobs(), batched.seconds(), batched.rate(),
+          CpuMeter.describe(batched.cpu()));
     }
     if (modes.contains("pgbench")) {
       bench = lessDisturbed("pgbench", k -> pg.run(k, jobs), Pgbench::cpu, n);
@@ -281,7 +284,7 @@ final class JobCycleBench {
 
   /** What the app drained untimed for its JIT before the first figure: {HTTP, event bus}. */
   Warmup[] warmups() {
-    return new Warmup[] {httpWarmup, busWarmup};
+    return new Warmup[]{httpWarmup, busWarmup};
   }
 
   List<String> httpSources() {
@@ -310,7 +313,8 @@ final class JobCycleBench {
    * Runs a measurement; when other processes used more than {@code noisy} cores meanwhile (someone
    * else's build) and the run is young enough, runs it once more and keeps the less disturbed one.
    */
-  private <T> T lessDisturbed(String what, Measure<T> measure, java.util.function.Function<T, Map<String, Double>> cpu, int n)
+  private <T> T lessDisturbed(String what, Measure<T> measure, java.util.function.Function<T, Map<String, Double>> cpu,
+      int n)
       throws Exception {
     T first = measure.run(n);
     double other = cpu.apply(first).getOrDefault("other processes", 0.0);
@@ -341,7 +345,8 @@ final class JobCycleBench {
   private void prepareSources() throws Exception {
     for (int i = 1; i <= 4; i++) {
       HttpResponse<Buffer> r = app.client.post("/api/v1/files").bearerTokenAuthentication(app.adminToken)
-          .addQueryParam("folderId", app.folderId()).putHeader("X-File-Name", "tiny-" + i + ".txt").putHeader("Content-Type", "text/plain")
+          .addQueryParam("folderId", app.folderId()).putHeader("X-File-Name", "tiny-" + i + ".txt")
+          .putHeader("Content-Type", "text/plain")
           .sendBuffer(Buffer.buffer("tiny input " + i + "\n")).await();
       if (r.statusCode() != 201) {
         throw new IllegalStateException("upload failed: " + r.statusCode() + " " + r.bodyAsString());
@@ -427,14 +432,17 @@ final class JobCycleBench {
     HttpWorker(String name) {
       this.name = name;
       this.ip = BenchSupport.nextLoopback();
-      this.web = WebClient.create(clientVertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(app.port)
-          .setLocalAddress(ip).setKeepAlive(true), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(1));
+      this.web =
+          WebClient.create(clientVertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(app.port)
+              .setLocalAddress(ip).setKeepAlive(true), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(1));
     }
 
     Future<Void> register(String kind) {
-      JsonObject manifest = new JsonObject().put("name", name).put("version", "1.0.0").put("kinds", new JsonArray().add(kind))
-          .put("contract", 1);
-      return web.post("/api/v1/pipeline/workers/register").putHeader("X-Worker-Bootstrap-Token", BenchSupport.BOOTSTRAP_TOKEN)
+      JsonObject manifest =
+          new JsonObject().put("name", name).put("version", "1.0.0").put("kinds", new JsonArray().add(kind))
+              .put("contract", 1);
+      return web.post("/api/v1/pipeline/workers/register")
+          .putHeader("X-Worker-Bootstrap-Token", BenchSupport.BOOTSTRAP_TOKEN)
           .sendJsonObject(new JsonObject().put("manifest", manifest)).compose(r -> {
             if (r.statusCode() != 201) {
               return Future.failedFuture("register " + name + ": " + r.statusCode() + " " + r.bodyAsString());
@@ -462,11 +470,13 @@ final class JobCycleBench {
         String id = job.getString("id");
         String claim = job.getString("claimToken");
         calls += 3;
-        return timed(took, 1, () -> web.get(job.getJsonObject("input").getString("url")).putHeader("X-Worker-Token", token)
-            .putHeader("X-Claim-Token", claim).send())
+        return timed(took, 1,
+            () -> web.get(job.getJsonObject("input").getString("url")).putHeader("X-Worker-Token", token)
+                .putHeader("X-Claim-Token", claim).send())
             .compose(in -> expect(in, 200, "input"))
             .compose(in -> timed(took, 2, () -> web.put("/api/v1/pipeline/jobs/" + id + "/output")
-                .putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", claim).putHeader("Content-Type", "text/plain")
+                .putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", claim)
+                .putHeader("Content-Type", "text/plain")
                 .putHeader("X-Output-Ext", "txt").sendBuffer(Buffer.buffer("ok " + in.body().length() + "\n"))))
             .compose(out -> expect(out, 200, "output"))
             .compose(out -> timed(took, 3, () -> web.post("/api/v1/pipeline/jobs/" + id + "/complete")
@@ -560,8 +570,10 @@ final class JobCycleBench {
       do {
         r = last.next().await();
       } while (r.statusCode() == 204 && last.calls < 700);
-      probe = String.format(Locale.ROOT, "a worker that had made %d calls got %d more 204s, then `%d` with `Retry-After: %s`"
-          + " at its %dth call in the minute", before, last.calls - before - 1, r.statusCode(), r.getHeader("Retry-After"),
+      probe = String.format(Locale.ROOT,
+          "a worker that had made %d calls got %d more 204s, then `%d` with `Retry-After: %s`"
+              + " at its %dth call in the minute",
+          before, last.calls - before - 1, r.statusCode(), r.getHeader("Retry-After"),
           last.calls);
       for (List<HttpWorker> group : groups) {
         group.forEach(w -> w.web.close());
@@ -595,8 +607,9 @@ final class JobCycleBench {
     }
 
     Future<Void> register(String kind) {
-      JsonObject manifest = new JsonObject().put("name", name).put("version", "1.0.0").put("kinds", new JsonArray().add(kind))
-          .put("contract", "1");
+      JsonObject manifest =
+          new JsonObject().put("name", name).put("version", "1.0.0").put("kinds", new JsonArray().add(kind))
+              .put("contract", "1");
       return ask(QueueActions.REGISTER, new JsonObject().put("manifest", manifest))
           .map(r -> {
             workerId = r.getString("workerId");
@@ -632,7 +645,8 @@ final class JobCycleBench {
             .compose(props -> {
               boolean small = !OutputRules.claimCheckedFirst(props.size(), false);
               return (small ? Future.succeededFuture() : ask(QueueActions.BEGIN_OUTPUT, claim))
-                  .compose(ok -> vertx.fileSystem().open(outputFile.toString(), new OpenOptions().setRead(true).setWrite(false)))
+                  .compose(ok -> vertx.fileSystem().open(outputFile.toString(),
+                      new OpenOptions().setRead(true).setWrite(false)))
                   .compose(in -> timed(took, 2, () -> {
                     in.pause();
                     return storage.write(key, in, 1 << 20, props.size()).eventually(() -> in.close().otherwiseEmpty());
@@ -711,10 +725,12 @@ final class JobCycleBench {
       try (Connection c = Database.connect(db.url()); Statement s = c.createStatement()) {
         s.execute("CHECKPOINT");
       }
-      String url = "postgresql://" + db.url().user() + "@" + db.url().host() + ":" + db.url().port() + "/" + db.url().database();
+      String url =
+          "postgresql://" + db.url().user() + "@" + db.url().host() + ":" + db.url().port() + "/" + db.url().database();
       CpuMeter cpu = CpuMeter.start(0);
-      BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(180), Map.of(), nodeDir, "node", "graphile-drain.js", url,
-          Integer.toString(jobs), Integer.toString(n), Integer.toString(WARMUP), mode);
+      BenchSupport.Output o =
+          BenchSupport.run(Duration.ofSeconds(180), Map.of(), nodeDir, "node", "graphile-drain.js", url,
+              Integer.toString(jobs), Integer.toString(n), Integer.toString(WARMUP), mode);
       Map<String, Double> load = cpu.stop();
       if (o.exit() != 0) {
         throw new IllegalStateException("graphile-worker failed: " + o.all());
@@ -724,8 +740,10 @@ final class JobCycleBench {
       if (j.getInteger("failed", 0) != 0) {
         throw new IllegalStateException("graphile-worker: failed jobs " + last);
       }
-      return new Graphile(j.getDouble("rate"), j.getInteger("jobs"), j.getDouble("seconds"), j.getInteger("maxPoolSize"),
-          j.getString("version"), j.getString("mode"), j.getInteger("localQueueSize"), j.getInteger("completeJobBatchDelay"),
+      return new Graphile(j.getDouble("rate"), j.getInteger("jobs"), j.getDouble("seconds"),
+          j.getInteger("maxPoolSize"),
+          j.getString("version"), j.getString("mode"), j.getInteger("localQueueSize"),
+          j.getInteger("completeJobBatchDelay"),
           j.getDouble("lagMs"), load);
     }
   }
@@ -767,7 +785,8 @@ final class JobCycleBench {
         bind(UnbatchedSql.INPUT, ":id", worker, token) + ";",
         "SET synchronous_commit = on;",
         "-- output: a tiny one is recorded (durably) once it is in; that checks the claim and moves the lease",
-        bind(UnbatchedSql.RECORD_OUTPUT, ":id", worker, token, "gen_random_uuid()", output, "'text/plain'", "'txt'", "3") + ";",
+        bind(UnbatchedSql.RECORD_OUTPUT, ":id", worker, token, "gen_random_uuid()", output, "'text/plain'", "'txt'",
+            "3") + ";",
         "-- complete: one call",
         bind(UnbatchedSql.COMPLETE, ":id", worker, token) + ";",
         "");
@@ -785,7 +804,8 @@ final class JobCycleBench {
         s.execute("INSERT INTO pipeline_kinds (name) VALUES ('" + KIND + "')");
         s.execute("INSERT INTO pipeline_workers (id, name, token_hash, version, kinds, contract) "
             + "SELECT ('00000000-0000-4000-8000-' || lpad(g::text, 12, '0'))::uuid, 'pgbench-' || g, "
-            + "sha256(('worker-' || g)::bytea), '1.0.0', ARRAY['" + KIND + "'], '1' FROM generate_series(0, " + maxClients + ") g");
+            + "sha256(('worker-' || g)::bytea), '1.0.0', ARRAY['" + KIND + "'], '1' FROM generate_series(0, "
+            + maxClients + ") g");
         s.execute("INSERT INTO media_files (id, name, mime_type, size, storage_key) VALUES "
             + "('00000000-0000-7000-8000-000000000001', 'tiny.txt', 'text/plain', 12, "
             + "'originals/00000000-0000-7000-8000-000000000001')");
@@ -810,10 +830,13 @@ final class JobCycleBench {
       }
       String[] plan = explainClaim();
       CpuMeter cpu = CpuMeter.start(0);
-      BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(180), Map.of(), null, "pgbench", "-n", "-M", "prepared",
-          "-h", db.url().host(), "-p", Integer.toString(db.url().port()), "-U", db.url().user(),
-          "-c", Integer.toString(clients), "-j", Integer.toString(Math.min(clients, Runtime.getRuntime().availableProcessors())),
-          "-t", Integer.toString(perClient), "-D", "kinds={" + KIND + "}", "-f", script.toString(), db.url().database());
+      BenchSupport.Output o =
+          BenchSupport.run(Duration.ofSeconds(180), Map.of(), null, "pgbench", "-n", "-M", "prepared",
+              "-h", db.url().host(), "-p", Integer.toString(db.url().port()), "-U", db.url().user(),
+              "-c", Integer.toString(clients), "-j",
+              Integer.toString(Math.min(clients, Runtime.getRuntime().availableProcessors())),
+              "-t", Integer.toString(perClient), "-D", "kinds={" + KIND + "}", "-f", script.toString(),
+              db.url().database());
       Map<String, Double> load = cpu.stop();
       String tpsLine = o.stdout().lines().filter(l -> l.startsWith("tps = ")).findFirst().orElse(null);
       if (o.exit() != 0 || tpsLine == null || o.all().contains("aborted")) {
@@ -839,13 +862,14 @@ final class JobCycleBench {
         String ms = all.replaceAll("(?s).*Execution Time: ([0-9.]+) ms.*", "$1");
         String what;
         if (all.contains("Sort") && all.contains("Seq Scan on pipeline_jobs")) {
-          what = "reads every queued job (sequential scan), joins each with its file, sorts them all, then locks the first";
+          what =
+              "reads every queued job (sequential scan), joins each with its file, sorts them all, then locks the first";
         } else if (all.contains("Sort")) {
           what = "sorts the queued jobs before taking the first";
         } else {
           what = "walks an index in claim order and stops at the first free job";
         }
-        return new String[] {ms, what};
+        return new String[]{ms, what};
       }
     }
 
@@ -870,54 +894,64 @@ final class JobCycleBench {
     md.append(String.format(Locale.ROOT, "- Peers: graphile-worker %s on %s, with its defaults (no localQueue, no"
         + " completeJobBatchDelay) and, as context, batched: %s; both with per-job logging off and maxPoolSize = max(10,"
         + " concurrency + 2); pgbench %s%n%n",
-        rows.isEmpty() ? "?" : rows.get(0).graphile().version(), BenchSupport.firstLine("node", "--version"), batchedConfig,
+        rows.isEmpty() ? "?" : rows.get(0).graphile().version(), BenchSupport.firstLine("node", "--version"),
+        batchedConfig,
         BenchSupport.firstLine("pgbench", "--version").replaceAll("^pgbench \\(PostgreSQL\\) ", "")));
-    md.append(String.format(Locale.ROOT, "One job cycle = claim (`jobs/next`), read the input, upload the output, complete;"
-        + " tiny bodies (a 13-byte input, a 3-byte output). Each figure drains %,d queued jobs (one file row each) on its own"
-        + " database of the same PostgreSQL, VACUUM ANALYZE and CHECKPOINT just before. pgbench runs the cycle's statements as"
-        + " the app sent them before it batched, one job per statement (`UnbatchedSql`: CLAIM; INPUT; RECORD_OUTPUT; COMPLETE,"
-        + " which calls `pipeline_complete`): the unbatched limit, with `-M prepared` and `-t` so that its clients drain the same number of jobs from a queue as"
-        + " deep; the claim commits asynchronously, as the app's asynchronous-commit pool does (pgbench switches"
-        + " `synchronous_commit` around it: two more statements per cycle). Per job the app now sends, over HTTP, 4 calls that"
-        + " each join a batch of their kind (one statement and, for the output and the complete, one durable commit per"
-        + " batch), over the event bus 2 (a claim that names where the input is stored, so no input call; a complete carrying the small output); pgbench: 6 round trips and 2"
-        + " durable commits per job, 2 and 2 for graphile-worker with its defaults (get_job, complete_job); batched,"
-        + " one query locks up to `localQueue.size` jobs for the whole pool and the completions that come within"
-        + " `completeJobBatchDelay` are deleted by one statement. A graphile-worker figure ends once its last completion is in"
-        + " the table (it reports a job complete before its delete commits: that wait took at most %.1f ms); batched, up to"
-        + " `localQueue.size` of its timed jobs may already have been fetched during its warm-up. Warm-up, untimed:"
-        + " before the first figure the app drained %,d jobs over HTTP in %d s (rounds of %d workers) and %,d over the event bus"
-        + " in %d s, so that its JIT had compiled the cycle (the C2 compiler still took about a third of the app's CPU"
-        + " 30 s into a fresh JVM's cycles); every graphile-worker process drains %,d jobs before its timed ones.%n%n", jobs,
+    md.append(String.format(Locale.ROOT,
+        "One job cycle = claim (`jobs/next`), read the input, upload the output, complete;"
+            + " tiny bodies (a 13-byte input, a 3-byte output). Each figure drains %,d queued jobs (one file row each) on its own"
+            + " database of the same PostgreSQL, VACUUM ANALYZE and CHECKPOINT just before. pgbench runs the cycle's statements as"
+            + " the app sent them before it batched, one job per statement (`UnbatchedSql`: CLAIM; INPUT; RECORD_OUTPUT; COMPLETE,"
+            + " which calls `pipeline_complete`): the unbatched limit, with `-M prepared` and `-t` so that its clients drain the same number of jobs from a queue as"
+            + " deep; the claim commits asynchronously, as the app's asynchronous-commit pool does (pgbench switches"
+            + " `synchronous_commit` around it: two more statements per cycle). Per job the app now sends, over HTTP, 4 calls that"
+            + " each join a batch of their kind (one statement and, for the output and the complete, one durable commit per"
+            + " batch), over the event bus 2 (a claim that names where the input is stored, so no input call; a complete carrying the small output); pgbench: 6 round trips and 2"
+            + " durable commits per job, 2 and 2 for graphile-worker with its defaults (get_job, complete_job); batched,"
+            + " one query locks up to `localQueue.size` jobs for the whole pool and the completions that come within"
+            + " `completeJobBatchDelay` are deleted by one statement. A graphile-worker figure ends once its last completion is in"
+            + " the table (it reports a job complete before its delete commits: that wait took at most %.1f ms); batched, up to"
+            + " `localQueue.size` of its timed jobs may already have been fetched during its warm-up. Warm-up, untimed:"
+            + " before the first figure the app drained %,d jobs over HTTP in %d s (rounds of %d workers) and %,d over the event bus"
+            + " in %d s, so that its JIT had compiled the cycle (the C2 compiler still took about a third of the app's CPU"
+            + " 30 s into a fresh JVM's cycles); every graphile-worker process drains %,d jobs before its timed ones.%n%n",
+        jobs,
         rows.stream().flatMap(r -> r.reps().stream()).flatMap(x -> Stream.of(x.graphile(), x.graphileBatched()))
             .mapToDouble(Graphile::lagMs).filter(ms -> !Double.isNaN(ms)).max().orElse(Double.NaN),
         httpWarmup.jobs(), httpWarmup.seconds(), WARMUP_WORKERS, busWarmup.jobs(), busWarmup.seconds(), WARMUP));
-    md.append("| workers | ours over HTTP (jobs/s) | ours over the event bus | graphile-worker | pgbench, same SQL (cycles/s)"
-        + " | HTTP / graphile | bus / graphile | HTTP / pgbench | bus / pgbench | graphile-worker (batched) |"
-        + " HTTP / graphile-batched | bus / graphile-batched |\n");
+    md.append(
+        "| workers | ours over HTTP (jobs/s) | ours over the event bus | graphile-worker | pgbench, same SQL (cycles/s)"
+            + " | HTTP / graphile | bus / graphile | HTTP / pgbench | bus / pgbench | graphile-worker (batched) |"
+            + " HTTP / graphile-batched | bus / graphile-batched |\n");
     md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT,
-          "| %d | %,.0f | %,.0f | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %,.0f | %.2f | %.2f |%n", r.workers(), r.http().rate(), r.bus().rate(), r.graphile().rate(), r.pgbench().tps(), r.httpOverGraphile(),
+          "| %d | %,.0f | %,.0f | %,.0f | %,.0f | %.2f | %.2f | %.2f | %.2f | %,.0f | %.2f | %.2f |%n", r.workers(),
+          r.http().rate(), r.bus().rate(), r.graphile().rate(), r.pgbench().tps(), r.httpOverGraphile(),
           r.busOverGraphile(), r.httpOverPgbench(), r.busOverPgbench(), r.graphileBatched().rate(),
           r.httpOverGraphileBatched(), r.busOverGraphileBatched()));
     }
-    md.append("\n\"graphile-worker\" is graphile-worker with its defaults, against which the goals below are set; the batched"
-        + " columns are context: what graphile-worker does when it too claims and completes in batches.\n");
+    md.append(
+        "\n\"graphile-worker\" is graphile-worker with its defaults, against which the goals below are set; the batched"
+            + " columns are context: what graphile-worker does when it too claims and completes in batches.\n");
     int reps = rows.isEmpty() ? 0 : rows.get(0).reps().size();
-    md.append(String.format(Locale.ROOT, "%nEach worker count was measured %d times, the ways one after the other each time;"
-        + " the rates are the medians, and each ratio is the median of the ratios within each repetition (its figures ran"
-        + " seconds apart). The ratios in each repetition:%n%n", reps));
+    md.append(String.format(Locale.ROOT,
+        "%nEach worker count was measured %d times, the ways one after the other each time;"
+            + " the rates are the medians, and each ratio is the median of the ratios within each repetition (its figures ran"
+            + " seconds apart). The ratios in each repetition:%n%n",
+        reps));
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT, "- %d workers: HTTP / pgbench %s; bus / pgbench %s; HTTP / graphile %s;"
           + " bus / graphile %s; HTTP / graphile-batched %s; bus / graphile-batched %s%n", r.workers(),
           r.each(x -> x.http().rate() / x.pgbench().tps()), r.each(x -> x.bus().rate() / x.pgbench().tps()),
           r.each(x -> x.http().rate() / x.graphile().rate()), r.each(x -> x.bus().rate() / x.graphile().rate()),
-          r.each(x -> x.http().rate() / x.graphileBatched().rate()), r.each(x -> x.bus().rate() / x.graphileBatched().rate())));
+          r.each(x -> x.http().rate() / x.graphileBatched().rate()),
+          r.each(x -> x.bus().rate() / x.graphileBatched().rate())));
     }
-    md.append("\nWhere the CPU went during each figure (the median one of each way; cores used; `app` is the app process,"
-        + " `bench` this benchmark's JVM, which holds the HTTP clients, and in the event-bus row the app itself; `tools` are"
-        + " node and pgbench):\n\n");
+    md.append(
+        "\nWhere the CPU went during each figure (the median one of each way; cores used; `app` is the app process,"
+            + " `bench` this benchmark's JVM, which holds the HTTP clients, and in the event-bus row the app itself; `tools` are"
+            + " node and pgbench):\n\n");
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT, "- %d workers — HTTP: %s (app %.2f ms of CPU per job, PostgreSQL %.2f ms);"
           + " event bus: %s (app %.2f ms per job, PostgreSQL %.2f ms); graphile-worker: %s (node %.2f ms per job, PostgreSQL"
@@ -929,22 +963,28 @@ final class JobCycleBench {
           CpuMeter.describe(r.graphile().cpu()), perJob(r.graphile().cpu(), "tools", r.graphile().rate()),
           perJob(r.graphile().cpu(), "postgres", r.graphile().rate()), CpuMeter.describe(r.graphileBatched().cpu()),
           perJob(r.graphileBatched().cpu(), "tools", r.graphileBatched().rate()),
-          perJob(r.graphileBatched().cpu(), "postgres", r.graphileBatched().rate()), CpuMeter.describe(r.pgbench().cpu()),
+          perJob(r.graphileBatched().cpu(), "postgres", r.graphileBatched().rate()),
+          CpuMeter.describe(r.pgbench().cpu()),
           perJob(r.pgbench().cpu(), "postgres", r.pgbench().tps())));
     }
-    md.append("\n(`postgres` counts every PostgreSQL process on the machine, including other databases' if other work ran;"
-        + " `other processes` is other work on the machine during the measurement: the figures are only as good as that is small.)\n");
-    md.append(String.format(Locale.ROOT, "%n**The HTTP figure is a burst inside the contract's per-worker limit.** A worker may make"
-        + " 600 calls a minute, i.e. 150 cycles of 4 calls: sustained, one HTTP worker does at most **2.5 jobs/s**, so 4/8/16"
-        + " workers at most 10/20/40 jobs/s, whatever the server can do. The limits were not changed: each worker called from its"
-        + " own loopback address (127.1.x.y, so the per-IP limit of 6,000 calls/min never applied) and stopped after %d cycles"
-        + " (at most %d calls); the jobs left were drained by freshly registered workers, and the figure is jobs / (sum of the"
-        + " rounds' times, registration excluded). To check that the limit held: %s. The event-bus figure is the same cycle"
-        + " without HTTP (in-process workers send the same `pipeline.queue` actions with `Requests.ask`), which has no rate"
-        + " limit.%n%n", BUDGET, rows.stream().mapToInt(r -> r.http().maxCallsOfAWorker()).max().orElse(0), probe));
+    md.append(
+        "\n(`postgres` counts every PostgreSQL process on the machine, including other databases' if other work ran;"
+            + " `other processes` is other work on the machine during the measurement: the figures are only as good as that is small.)\n");
+    md.append(String.format(Locale.ROOT,
+        "%n**The HTTP figure is a burst inside the contract's per-worker limit.** A worker may make"
+            + " 600 calls a minute, i.e. 150 cycles of 4 calls: sustained, one HTTP worker does at most **2.5 jobs/s**, so 4/8/16"
+            + " workers at most 10/20/40 jobs/s, whatever the server can do. The limits were not changed: each worker called from its"
+            + " own loopback address (127.1.x.y, so the per-IP limit of 6,000 calls/min never applied) and stopped after %d cycles"
+            + " (at most %d calls); the jobs left were drained by freshly registered workers, and the figure is jobs / (sum of the"
+            + " rounds' times, registration excluded). To check that the limit held: %s. The event-bus figure is the same cycle"
+            + " without HTTP (in-process workers send the same `pipeline.queue` actions with `Requests.ask`), which has no rate"
+            + " limit.%n%n",
+        BUDGET, rows.stream().mapToInt(r -> r.http().maxCallsOfAWorker()).max().orElse(0), probe));
     md.append(limits(rows));
-    md.append(String.format(Locale.ROOT, "A measurement during which other processes used more than %.1f cores was taken again"
-        + " once (in the first %d s of the run), and the less disturbed of the two kept: %d were.%n%n", noisy, retryUntilSeconds,
+    md.append(String.format(Locale.ROOT,
+        "A measurement during which other processes used more than %.1f cores was taken again"
+            + " once (in the first %d s of the run), and the less disturbed of the two kept: %d were.%n%n",
+        noisy, retryUntilSeconds,
         retries));
     md.append(goals(rows));
     return md.toString();
@@ -955,23 +995,26 @@ final class JobCycleBench {
     Row last = rows.get(rows.size() - 1);
     double pgOverGraphile = rows.stream().mapToDouble(r -> r.ratio(x -> x.pgbench().tps() / x.graphile().rate()))
         .max().orElse(Double.NaN);
-    return String.format(Locale.ROOT, "**What limits it.** (1) The claim. With %,d jobs queued, `EXPLAIN ANALYZE` of `CLAIM` took"
-        + " **%.2f ms** on the pgbench database: PostgreSQL %s (the partial index `pipeline_jobs_claim_order` on"
-        + " `(created_at, id) WHERE status = 'queued'`, migration V4). (2) The statements: a cycle is 4 round trips to"
-        + " PostgreSQL and 2 durable commits (graphile-worker: 2 and 2, and no HTTP: its jobs run inside the process that"
-        + " claims them). They also write more: graphile-worker's complete_job deletes the job row, while a cycle here keeps"
-        + " the job (people see its state and history), checks the claim on every call, records the output and inserts the"
-        + " processed version in the transaction that completes it. pgbench running only those statements, with no app at"
-        + " all, reached at most **%.2f×** graphile-worker's rate in this run, so no app on top of them can reach it. (3) The app's own CPU per job (bullets above) next to PostgreSQL's decides"
-        + " the ratio to pgbench; with HTTP, 4 requests per job on top, each answered on one event loop (the HTTP verticle"
-        + " asks the job-queue instance on its own loop, whose PostgreSQL connections live there too:"
-        + " operations.md → One event loop per worker call). (4) The CPU budget: at %d workers, graphile-worker's rate"
-        + " (%,.0f jobs/s) with this run's CPU per HTTP job (app %.2f ms, the benchmark's HTTP clients %.2f ms, PostgreSQL"
-        + " %.2f ms) would take **%.1f cores** of the machine's %d.%n%n",
+    return String.format(Locale.ROOT,
+        "**What limits it.** (1) The claim. With %,d jobs queued, `EXPLAIN ANALYZE` of `CLAIM` took"
+            + " **%.2f ms** on the pgbench database: PostgreSQL %s (the partial index `pipeline_jobs_claim_order` on"
+            + " `(created_at, id) WHERE status = 'queued'`, migration V4). (2) The statements: a cycle is 4 round trips to"
+            + " PostgreSQL and 2 durable commits (graphile-worker: 2 and 2, and no HTTP: its jobs run inside the process that"
+            + " claims them). They also write more: graphile-worker's complete_job deletes the job row, while a cycle here keeps"
+            + " the job (people see its state and history), checks the claim on every call, records the output and inserts the"
+            + " processed version in the transaction that completes it. pgbench running only those statements, with no app at"
+            + " all, reached at most **%.2f×** graphile-worker's rate in this run, so no app on top of them can reach it. (3) The app's own CPU per job (bullets above) next to PostgreSQL's decides"
+            + " the ratio to pgbench; with HTTP, 4 requests per job on top, each answered on one event loop (the HTTP verticle"
+            + " asks the job-queue instance on its own loop, whose PostgreSQL connections live there too:"
+            + " operations.md → One event loop per worker call). (4) The CPU budget: at %d workers, graphile-worker's rate"
+            + " (%,.0f jobs/s) with this run's CPU per HTTP job (app %.2f ms, the benchmark's HTTP clients %.2f ms, PostgreSQL"
+            + " %.2f ms) would take **%.1f cores** of the machine's %d.%n%n",
         last.pgbench().queued(), last.pgbench().claimMs(), last.pgbench().claimPlan(), pgOverGraphile, last.workers(),
         last.graphile().rate(), perJob(last.http().cpu(), "app", last.http().rate()),
-        perJob(last.http().cpu(), "bench", last.http().rate()), perJob(last.http().cpu(), "postgres", last.http().rate()),
-        coresAt(last.graphile().rate(), last.http().cpu(), last.http().rate()), Runtime.getRuntime().availableProcessors());
+        perJob(last.http().cpu(), "bench", last.http().rate()),
+        perJob(last.http().cpu(), "postgres", last.http().rate()),
+        coresAt(last.graphile().rate(), last.http().cpu(), last.http().rate()),
+        Runtime.getRuntime().availableProcessors());
   }
 
   /** Cores that {@code cpu} (measured at {@code rate} jobs/s: app, bench, postgres) would take at {@code target} jobs/s. */
@@ -1001,10 +1044,12 @@ final class JobCycleBench {
   static final double OVER_PGBENCH = 1.0;
 
   static String goals(List<Row> rows) {
-    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "Goals (issue \"The job queue as a batching actor\"; the"
-        + " median ratios, against graphile-worker with its defaults, not the batched one): the event bus at least %.1f×"
-        + " graphile-worker at %s workers; HTTP at least %.1f× graphile-worker at %s; both at least %.1f× pgbench running"
-        + " today's statements (one job per statement) at %s.%n%n", BUS_OVER_GRAPHILE, counts(BUS_OVER_GRAPHILE_AT),
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+        "Goals (issue \"The job queue as a batching actor\"; the"
+            + " median ratios, against graphile-worker with its defaults, not the batched one): the event bus at least %.1f×"
+            + " graphile-worker at %s workers; HTTP at least %.1f× graphile-worker at %s; both at least %.1f× pgbench running"
+            + " today's statements (one job per statement) at %s.%n%n",
+        BUS_OVER_GRAPHILE, counts(BUS_OVER_GRAPHILE_AT),
         HTTP_OVER_GRAPHILE, counts(HTTP_OVER_GRAPHILE_AT), OVER_PGBENCH, counts(OVER_PGBENCH_AT)));
     for (Row r : rows) {
       int n = r.workers();
@@ -1019,7 +1064,8 @@ final class JobCycleBench {
 
   /** "**met** against pgbench (1.05× of 1.0×)", or "against graphile-worker 0.25× (no goal at this worker count)". */
   static String goal(boolean applies, String peer, double ratio, double target) {
-    return applies ? String.format(Locale.ROOT, "%s against %s (%.2f× of %.1f×)", met(ratio >= target), peer, ratio, target)
+    return applies
+        ? String.format(Locale.ROOT, "%s against %s (%.2f× of %.1f×)", met(ratio >= target), peer, ratio, target)
         : String.format(Locale.ROOT, "against %s %.2f× (no goal at this worker count)", peer, ratio);
   }
 

@@ -83,7 +83,8 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class ModerationBench {
   static final String STARTUP_SECTION = "## Community: start-up after seed-demo";
   static final String MODERATION_SECTION = "## Moderation: roster and vote commits";
-  private static final Pattern PASSWORD = Pattern.compile("Sign in as demo-admin with the password (\\S+) \\(shown once\\)");
+  private static final Pattern PASSWORD =
+      Pattern.compile("Sign in as demo-admin with the password (\\S+) \\(shown once\\)");
 
   private ModerationBench() {}
 
@@ -147,7 +148,8 @@ public final class ModerationBench {
   // ------------------------------------------------------------------------------------ one instance
 
   /** Percentiles of one roster filter. */
-  record Latency(String label, String query, long totalItems, int rows, double p50, double p90, double p99, double max) {}
+  record Latency(String label, String query, long totalItems, int rows, double p50, double p90, double p99,
+      double max) {}
 
   /** One seeded instance: its database, data folder and (while it runs) the app's process. */
   static final class Instance implements AutoCloseable {
@@ -211,7 +213,8 @@ public final class ModerationBench {
     /** Starts {@code serve} and waits for {@code /ready}: the time from starting the process to its first 200. */
     void startAndTime() throws Exception {
       ProcessBuilder pb = new ProcessBuilder("java", "-Djava.io.tmpdir=" + dataDir.resolve("tmp"), "-jar",
-          jar.toString(), "serve").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+          jar.toString(), "serve").redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
       pb.environment().putAll(env());
       long t0 = System.nanoTime();
       process = pb.start();
@@ -270,7 +273,8 @@ public final class ModerationBench {
       HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/auth/login"))
           .header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("login", "demo-admin")
-              .put("password", adminPassword).encode())).build(), HttpResponse.BodyHandlers.ofString());
+              .put("password", adminPassword).encode()))
+          .build(), HttpResponse.BodyHandlers.ofString());
       if (login.statusCode() != 200) {
         throw new IllegalStateException("login failed: " + login.statusCode() + " " + login.body());
       }
@@ -588,7 +592,8 @@ public final class ModerationBench {
       List<Double> later = i.startupMillis.subList(2, i.startupMillis.size());
       md.append(String.format(Locale.ROOT, "| %,d | %.1f | %.1f | **%,.0f** | %,.0f | %s | **%,.0f** |%n", i.n,
           i.seedSeconds, i.repoBytes / 1e6, i.startupMillis.get(0), i.startupMillis.get(1), String.join(", ", later
-              .stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()), BenchSupport.medianOf(later)));
+              .stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()),
+          BenchSupport.medianOf(later)));
     }
     md.append("\nHow each start loaded the state (the app's log), in order:\n\n");
     for (Instance i : instances) {
@@ -605,7 +610,8 @@ public final class ModerationBench {
     return md.toString();
   }
 
-  static String moderationSection(BenchSupport.Machine machine, String command, List<Instance> instances, VoteRun votes) {
+  static String moderationSection(BenchSupport.Machine machine, String command, List<Instance> instances,
+      VoteRun votes) {
     StringBuilder md = new StringBuilder(MODERATION_SECTION).append("\n\n");
     md.append(String.format(Locale.ROOT, "Measured %s with `%s` (`ModerationBench`, see `bench/README.md`), on the"
         + " instances of the section above.%n%n", machine.date(), command));
@@ -619,8 +625,9 @@ public final class ModerationBench {
     md.append("|---:|---|---|---:|---:|---:|---:|---:|\n");
     for (Instance i : instances) {
       for (Latency l : i.roster) {
-        md.append(String.format(Locale.ROOT, "| %,d | %s | %s | %,d | **%.2f** | %.2f | %.2f | %.2f |%n", i.n, l.label(),
-            l.query() == null ? "—" : "`" + l.query() + "`", l.totalItems(), l.p50(), l.p90(), l.p99(), l.max()));
+        md.append(
+            String.format(Locale.ROOT, "| %,d | %s | %s | %,d | **%.2f** | %.2f | %.2f | %.2f |%n", i.n, l.label(),
+                l.query() == null ? "—" : "`" + l.query() + "`", l.totalItems(), l.p50(), l.p90(), l.p99(), l.max()));
       }
     }
     Instance big = instances.get(instances.size() - 1);
@@ -635,7 +642,8 @@ public final class ModerationBench {
         + " `legit` on an active member, so each commit writes one `person-evaluations/<slug>/human-demo-admin.toml`"
         + " record, with the rule's checks, its commit message and trailers, the state update and the"
         + " `publicdata.changed` publish) with %d in flight, round-robin over the same number of distinct active"
-        + " members at every size (" + TARGETS + ", so that the `person-evaluations` tree is as large at both). Beside it, the raw loop commits the same record with"
+        + " members at every size (" + TARGETS
+        + ", so that the `person-evaluations` tree is as large at both). Beside it, the raw loop commits the same record with"
         + " the same message through the same path-only JGit plumbing (`GitTreeWriter.commit`) on the same"
         + " repository. Both modes at both sizes are interleaved in slices of %d commits, %d rounds, after %d"
         + " warm-up commits each; repacking (every 500 commits, the objects of those commits into one new pack)"
@@ -643,7 +651,8 @@ public final class ModerationBench {
         + " queue right after replying, and its slice ends only once that repack is done. The full JGit gc the app"
         + " makes once the packs since the last one hold as many objects as it packed is timed apart, after the"
         + " rounds, and spread over the commits between two of them (its objects / the objects a commit adds). Votes are measured in-process: the HTTP route allows one account 30 writes a minute,"
-        + " which would measure that limit, not the writer.%n%n", votes.inFlight, votes.slice, votes.commits / votes.slice,
+        + " which would measure that limit, not the writer.%n%n", votes.inFlight, votes.slice,
+        votes.commits / votes.slice,
         votes.warmup));
     md.append("| members | raw JGit (commits/s) | git writer, vote rule (commits/s) | writer / raw | full gc (s) |"
         + " full gc per commit (ms) | state load (ms) |\n");

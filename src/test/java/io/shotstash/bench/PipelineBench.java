@@ -59,13 +59,13 @@ public final class PipelineBench {
     return d;
   }
 
-
   private PipelineBench() {}
 
   public static void main(String[] args) throws Exception {
     Map<String, String> o = BenchSupport.parseOptions(args, DEFAULTS);
     List<String> parts = Arrays.asList(o.get("parts").split(","));
-    List<Integer> workers = Arrays.stream(o.get("workers").split(",")).map(String::strip).map(Integer::parseInt).toList();
+    List<Integer> workers =
+        Arrays.stream(o.get("workers").split(",")).map(String::strip).map(Integer::parseInt).toList();
     Path jar = Path.of(o.get("jar")).toAbsolutePath();
     Path node = Path.of(o.get("node")).toAbsolutePath();
     Path work = Files.createDirectories(Path.of(o.get("work")).toAbsolutePath());
@@ -80,17 +80,21 @@ public final class PipelineBench {
     Vertx clientVertx = Vertx.vertx();
     try {
       if (parts.contains("cycle") || parts.contains("latency") || parts.contains("idle")) {
-        List<String> appJvm = o.get("appJvm").isBlank() ? List.of() : Arrays.asList(o.get("appJvm").strip().split("\\s+"));
+        List<String> appJvm =
+            o.get("appJvm").isBlank() ? List.of() : Arrays.asList(o.get("appJvm").strip().split("\\s+"));
         AppProcess app = BenchSupport.open(new AppProcess(clientVertx, jar, work, "queue", appJvm));
         app.setupAndLogin();
-        TestApp inProcess = BenchSupport.open(TestApp.start(Map.of("SHOTSTASH_DB_POOL_SIZE", "8", "SHOTSTASH_HTTP_INSTANCES", "0")));
+        TestApp inProcess =
+            BenchSupport.open(TestApp.start(Map.of("SHOTSTASH_DB_POOL_SIZE", "8", "SHOTSTASH_HTTP_INSTANCES", "0")));
         int jobs = Integer.parseInt(o.get("jobs"));
         JobCycleBench cycle = new JobCycleBench(clientVertx, app, inProcess, work, node, jobs,
-            Double.parseDouble(o.get("noisy")), Integer.parseInt(o.get("retryUntil")), Integer.parseInt(o.get("warmupSeconds")));
+            Double.parseDouble(o.get("noisy")), Integer.parseInt(o.get("retryUntil")),
+            Integer.parseInt(o.get("warmupSeconds")));
         List<String> modes = Arrays.asList(o.get("modes").split(","));
         if (parts.contains("cycle")) {
           machine = machine.withBusy(waitForQuiet(quiet, quietWait));
-          List<JobCycleBench.Row> rows = cycle.run(workers, modes, Integer.parseInt(o.get("cycleReps")), o.get("graphileBatched"));
+          List<JobCycleBench.Row> rows =
+              cycle.run(workers, modes, Integer.parseInt(o.get("cycleReps")), o.get("graphileBatched"));
           write(out, JobCycleBench.SECTION, cycle.section(machine, command, rows, cycle.probe()));
         }
         if (parts.contains("latency")) {

@@ -118,7 +118,8 @@ final class StreamBench {
         heapInfoAfter = BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.heap_info");
         afterUsedKb = heap(heapInfoAfter)[1];
         BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.run");
-        afterGcUsedKb = heap(BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.heap_info"))[1];
+        afterGcUsedKb =
+            heap(BenchSupport.must(Duration.ofSeconds(30), "jcmd", Long.toString(app.pid()), "GC.heap_info"))[1];
         if (!app.process.isAlive()) {
           throw new IllegalStateException("the app died while streaming; see " + app.logFile);
         }
@@ -217,7 +218,7 @@ final class StreamBench {
     if (o.exit() != 0 || f.length < 2) {
       throw new IllegalStateException("curl failed: " + o.all());
     }
-    return new double[] {Double.parseDouble(f[f.length - 2]), Double.parseDouble(f[f.length - 1])};
+    return new double[]{Double.parseDouble(f[f.length - 2]), Double.parseDouble(f[f.length - 1])};
   }
 
   /**
@@ -251,7 +252,8 @@ final class StreamBench {
       throw new IllegalStateException("upload answered " + (int) r[0] + ": " + Files.readString(answer));
     }
     String id = new JsonObject(Files.readString(answer)).getJsonObject("data").getString("id");
-    fsyncTimes.computeIfAbsent("upload", k -> new ArrayList<>()).add(new double[] {r[1], appFsyncSeconds(app) - fsyncBefore});
+    fsyncTimes.computeIfAbsent("upload", k -> new ArrayList<>())
+        .add(new double[]{r[1], appFsyncSeconds(app) - fsyncBefore});
     record("app upload `POST /api/v1/files`", GIB / r[1] / 1e6);
     phase = "idle";
     return id;
@@ -259,8 +261,9 @@ final class StreamBench {
 
   /** A job for the file, claimed by the worker; PUT .../output with 1 GiB; then released (its output is deleted). */
   private void output(AppProcess app, JobCycleBench.HttpWorker worker, Path source, String fileId) throws Exception {
-    try (Connection c = app.jdbc(); PreparedStatement ps = c.prepareStatement(
-        "INSERT INTO pipeline_jobs (id, file_id, kind) VALUES (?::uuid, ?::uuid, ?)")) {
+    try (Connection c = app.jdbc();
+        PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO pipeline_jobs (id, file_id, kind) VALUES (?::uuid, ?::uuid, ?)")) {
       ps.setString(1, UUID.randomUUID().toString());
       ps.setString(2, fileId);
       ps.setString(3, KIND);
@@ -275,7 +278,8 @@ final class StreamBench {
       Thread.sleep(100);
     }
     if (claimed == null || claimed.statusCode() != 200) {
-      throw new IllegalStateException("could not claim the stream job: " + (claimed == null ? "" : claimed.statusCode()));
+      throw new IllegalStateException(
+          "could not claim the stream job: " + (claimed == null ? "" : claimed.statusCode()));
     }
     JsonObject job = claimed.bodyAsJsonObject().getJsonObject("job");
     String jobId = job.getString("id");
@@ -293,7 +297,8 @@ final class StreamBench {
     if (r[0] != 200) {
       throw new IllegalStateException("output answered " + (int) r[0] + ": " + Files.readString(answer));
     }
-    fsyncTimes.computeIfAbsent("output", k -> new ArrayList<>()).add(new double[] {r[1], appFsyncSeconds(app) - fsyncBefore});
+    fsyncTimes.computeIfAbsent("output", k -> new ArrayList<>())
+        .add(new double[]{r[1], appFsyncSeconds(app) - fsyncBefore});
     record("worker output `PUT .../jobs/:id/output`", GIB / r[1] / 1e6);
     HttpResponse<Buffer> released = worker.web.post("/api/v1/pipeline/jobs/" + jobId + "/release")
         .putHeader("X-Worker-Token", worker.token).putHeader("X-Claim-Token", claim).send().await();
@@ -301,8 +306,9 @@ final class StreamBench {
       throw new IllegalStateException("release answered " + released.statusCode() + " " + released.bodyAsString());
     }
     worker.calls += 1;
-    try (Connection c = app.jdbc(); PreparedStatement ps = c.prepareStatement(
-        "UPDATE pipeline_jobs SET status = 'cancelled' WHERE id = ?::uuid")) {
+    try (Connection c = app.jdbc();
+        PreparedStatement ps = c.prepareStatement(
+            "UPDATE pipeline_jobs SET status = 'cancelled' WHERE id = ?::uuid")) {
       ps.setString(1, jobId);
       ps.executeUpdate();
     }
@@ -394,7 +400,7 @@ final class StreamBench {
     if (!m.find()) {
       throw new IllegalStateException("unexpected GC.heap_info: " + heapInfo);
     }
-    return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    return new long[]{Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
   }
 
   /** jstat -gc every 100 ms; the largest used heap (survivors + eden + old) is kept per phase. */
@@ -441,13 +447,16 @@ final class StreamBench {
     md.append(String.format(Locale.ROOT, "- Peers: %s (one worker, sendfile on, serving the app's media folder); %s;"
         + " `dd bs=1M`; every transfer timed by curl (%s)%n%n", nginxVersion, BenchSupport.firstLine("dd", "--version"),
         curlVersion.replaceAll(" \\(.*", "")));
-    md.append(String.format(Locale.ROOT, "1 GiB (pseudo-random bytes), %d repetitions, interleaved; the app started with"
-        + " `java -Xmx128m -jar shotstash.jar` (a heap of 128 MiB cannot hold a 1 GiB body, so these runs also show the bodies"
-        + " stream). `sync` before each write. Uploads and downloads go over loopback; the file being served is in the page"
-        + " cache for both the app and nginx.%n%n", reps));
+    md.append(String.format(Locale.ROOT,
+        "1 GiB (pseudo-random bytes), %d repetitions, interleaved; the app started with"
+            + " `java -Xmx128m -jar shotstash.jar` (a heap of 128 MiB cannot hold a 1 GiB body, so these runs also show the bodies"
+            + " stream). `sync` before each write. Uploads and downloads go over loopback; the file being served is in the page"
+            + " cache for both the app and nginx.%n%n",
+        reps));
     md.append("| way | MB/s (each repetition) | median MB/s |\n|---|---|---:|\n");
     speeds.forEach((way, list) -> md.append(String.format(Locale.ROOT, "| %s | %s | **%s** |%n", way,
-        String.join(", ", list.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()), BenchSupport.median(list))));
+        String.join(", ", list.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()),
+        BenchSupport.median(list))));
     // each ratio within one repetition (its ways ran seconds apart), then the median over the repetitions
     String upload = "app upload `POST /api/v1/files`";
     String output = "worker output `PUT .../jobs/:id/output`";
@@ -455,8 +464,9 @@ final class StreamBench {
     String ddSync = "dd write, conv=fdatasync";
     String ddCache = "dd write, no fsync (page cache)";
     String nginx = "nginx download";
-    md.append("\nCPU during the last repetition of each (`app` is the app process; `tools` is curl or dd, and nginx; the"
-        + " kernel's copying is charged to the process that asked for it):\n\n");
+    md.append(
+        "\nCPU during the last repetition of each (`app` is the app process; `tools` is curl or dd, and nginx; the"
+            + " kernel's copying is charged to the process that asked for it):\n\n");
     cpuOf.forEach((way, cpu) -> md.append("- ").append(way).append(": ").append(cpu).append("\n"));
     md.append("\nRatios, each within one repetition (its transfers ran seconds apart), and their median:\n\n");
     md.append("| ratio | each repetition | median |\n|---|---|---:|\n");
@@ -478,20 +488,24 @@ final class StreamBench {
     long peak = peakHeapKb.values().stream().mapToLong(Long::longValue).max().orElse(0);
     long growth = peak - baselineUsedKb;
     long retained = maxAfterGcMb * 1024 - baselineUsedKb;
-    md.append(String.format(Locale.ROOT, "Heap of the app (`-Xmx128m`, G1; MaxHeapSize %s bytes): **%,d KB** used after a full GC"
-        + " before the transfers (`jcmd GC.heap_info`: %,d KB committed). During the transfers (%.1f GiB moved through the app)"
-        + " `-Xlog:gc` shows %d collections (%d full), the heap at most **%,d MB after a collection** (what stays reachable)"
-        + " and at most %,d MB before one (live data plus the garbage of the buffers streamed since the last one). The largest"
-        + " used heap that `jstat -gc` sampled every 100 ms (%,d samples), by what was running: %s. After the transfers %,d KB"
-        + " used, %,d KB after a full GC.%n%n", heapMax, baselineUsedKb, baselineTotalKb, 3.0 * reps, collections,
+    md.append(String.format(Locale.ROOT,
+        "Heap of the app (`-Xmx128m`, G1; MaxHeapSize %s bytes): **%,d KB** used after a full GC"
+            + " before the transfers (`jcmd GC.heap_info`: %,d KB committed). During the transfers (%.1f GiB moved through the app)"
+            + " `-Xlog:gc` shows %d collections (%d full), the heap at most **%,d MB after a collection** (what stays reachable)"
+            + " and at most %,d MB before one (live data plus the garbage of the buffers streamed since the last one). The largest"
+            + " used heap that `jstat -gc` sampled every 100 ms (%,d samples), by what was running: %s. After the transfers %,d KB"
+            + " used, %,d KB after a full GC.%n%n",
+        heapMax, baselineUsedKb, baselineTotalKb, 3.0 * reps, collections,
         fullCollections, maxAfterGcMb, maxBeforeGcMb, samples, peaks(), afterUsedKb, afterGcUsedKb));
-    md.append(String.format(Locale.ROOT, "Goals (at least 0.8× of dd / nginx, medians of the ratios above; heap growth under 64 MB):"
-        + " upload, its fsync included, %s against dd with fdatasync of the same size (%.2f×; %.2f× of dd into the page"
-        + " cache); output %s against dd with fdatasync (%.2f×; %.2f× of dd into the page cache); download %s (%.2f× nginx);"
-        + " heap growth %s: %,d KB (%.0f MiB)"
-        + " counting only what stays after a collection, %,d KB (%.0f MiB) counting the largest sample, garbage included.%n",
+    md.append(String.format(Locale.ROOT,
+        "Goals (at least 0.8× of dd / nginx, medians of the ratios above; heap growth under 64 MB):"
+            + " upload, its fsync included, %s against dd with fdatasync of the same size (%.2f×; %.2f× of dd into the page"
+            + " cache); output %s against dd with fdatasync (%.2f×; %.2f× of dd into the page cache); download %s (%.2f× nginx);"
+            + " heap growth %s: %,d KB (%.0f MiB)"
+            + " counting only what stays after a collection, %,d KB (%.0f MiB) counting the largest sample, garbage included.%n",
         met(up), up, upCache, met(out), out, outCache, met(down), down,
-        retained < 64 * 1024 && growth < 64 * 1024 ? "**met**" : retained < 64 * 1024 ? "**met** for what is retained" : "**not met**",
+        retained < 64 * 1024 && growth < 64 * 1024 ? "**met**"
+            : retained < 64 * 1024 ? "**met** for what is retained" : "**not met**",
         Math.max(0, retained), Math.max(0, retained) / 1024.0, growth, growth / 1024.0));
     return md.toString();
   }

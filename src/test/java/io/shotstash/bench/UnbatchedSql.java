@@ -31,13 +31,11 @@ final class UnbatchedSql {
           + "FROM candidate, media_files f WHERE j.id = candidate.id AND f.id = j.file_id "
           + "RETURNING j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size";
 
-
   /** Reading input: checks the holder and the file, does not move the lease. */
   static final String INPUT =
       "SELECT f.storage_key, f.name, f.mime_type, f.size, f.trashed_at FROM pipeline_jobs j "
           + "JOIN media_files f ON f.id = j.file_id "
           + "WHERE j.id = $1 AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running')";
-
 
   /**
    * Records the uploaded output as the claim's pending output and moves the lease. Returns the key
@@ -49,7 +47,6 @@ final class UnbatchedSql {
           + "FROM (SELECT id, output_storage_key AS previous FROM pipeline_jobs WHERE id = $1 FOR UPDATE) old "
           + "WHERE j.id = old.id AND j.worker_id = $2 AND j.claim_token_hash = $3 AND j.status IN ('claimed','running') "
           + "RETURNING old.previous";
-
 
   /**
    * complete, in one round trip: {@code pipeline_complete} (migration V5, still what a batched complete calls per job) locks the file row, then

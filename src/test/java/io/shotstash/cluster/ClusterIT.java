@@ -120,8 +120,10 @@ class ClusterIT {
   private void createPerson(Node node, String slug, String level) {
     HttpResponse<Buffer> r = node.http.post("/api/people").bearerTokenAuthentication(admin)
         .sendJsonObject(new JsonObject().put("slug", slug).put("fullName", "Person " + slug)
-            .put("email", slug + "@example.org").put("password", level.equals("staff") ? "staff password 123" : "member password 123")
-            .put("accountLevel", level)).await();
+            .put("email", slug + "@example.org")
+            .put("password", level.equals("staff") ? "staff password 123" : "member password 123")
+            .put("accountLevel", level))
+        .await();
     assertThat(r.statusCode()).as("create %s on %s: %s", slug, node, r.bodyAsString()).isEqualTo(201);
   }
 
@@ -138,8 +140,9 @@ class ClusterIT {
   void writesSentToEveryNodeLandAsOneLinearHistoryWithNothingLost() throws IOException {
     List<VoteStream> streams = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      streams.add(new VoteStream(vertx, cluster.node(i % 3), staffTokens.get(String.format("staff-%02d", i)), MEMBERS, 0, 8,
-          Duration.ofSeconds(60)));
+      streams.add(
+          new VoteStream(vertx, cluster.node(i % 3), staffTokens.get(String.format("staff-%02d", i)), MEMBERS, 0, 8,
+              Duration.ofSeconds(60)));
     }
     List<Attempt> attempts = VoteStream.runAll(streams);
 
@@ -265,9 +268,11 @@ class ClusterIT {
     assertThat(claimedTwice).as("jobs claimed twice").isEmpty();
     assertThat(completed.get()).isEqualTo(jobs);
     assertThat(claimedBy).hasSize(jobs);
-    assertThat(number("SELECT count(*) FROM pipeline_jobs WHERE kind = 'test/drain' AND status = 'done' AND attempts = 1"))
+    assertThat(
+        number("SELECT count(*) FROM pipeline_jobs WHERE kind = 'test/drain' AND status = 'done' AND attempts = 1"))
         .isEqualTo(jobs);
-    assertThat(number("SELECT count(DISTINCT job_id) FROM processed_versions WHERE kind = 'test/drain'")).isEqualTo(jobs);
+    assertThat(number("SELECT count(DISTINCT job_id) FROM processed_versions WHERE kind = 'test/drain'"))
+        .isEqualTo(jobs);
     assertThat(number("SELECT count(*) FROM processed_versions WHERE kind = 'test/drain'")).isEqualTo(jobs);
     record("drain.jobs", jobs);
     record("drain.seconds", String.format("%.1f", seconds));
@@ -339,8 +344,9 @@ class ClusterIT {
     assertThat(after).isNotEqualTo(writer.name());
     awaitConverged(cluster.nodes());
     // and its writes land again
-    List<Attempt> later = VoteStream.runAll(List.of(new VoteStream(vertx, writer, staffTokens.get("staff-18"), MEMBERS, 0, 3,
-        Duration.ofSeconds(60))));
+    List<Attempt> later =
+        VoteStream.runAll(List.of(new VoteStream(vertx, writer, staffTokens.get("staff-18"), MEMBERS, 0, 3,
+            Duration.ofSeconds(60))));
     assertThat(later).allSatisfy(a -> assertThat(a.status()).as(a.toString()).isEqualTo(200));
     History history = history();
     later.forEach(a -> assertThat(history.count(a.marker())).isEqualTo(1));
@@ -359,7 +365,8 @@ class ClusterIT {
     List<VoteStream> streams = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       String slug = String.format("staff-%02d", nextStaff++ % 18);
-      streams.add(new VoteStream(vertx, cluster.node(i % 3), staffTokens.get(slug), MEMBERS, pacing.toMillis(), 1_000, within));
+      streams.add(
+          new VoteStream(vertx, cluster.node(i % 3), staffTokens.get(slug), MEMBERS, pacing.toMillis(), 1_000, within));
     }
     return streams;
   }
@@ -472,7 +479,8 @@ class ClusterIT {
   }
 
   private long number(String query) throws SQLException {
-    try (Connection c = Database.connect(cluster.db().url()); Statement s = c.createStatement();
+    try (Connection c = Database.connect(cluster.db().url());
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(query)) {
       rs.next();
       return rs.getLong(1);
@@ -509,7 +517,8 @@ class ClusterIT {
       ws = client.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(node.httpPort).setURI("/graphql")
           .addSubProtocol("graphql-transport-ws")).await();
       ws.textMessageHandler(text -> received.add(new JsonObject(text)));
-      send(new JsonObject().put("type", "connection_init").put("payload", new JsonObject().put("Authorization", "Bearer " + token)));
+      send(new JsonObject().put("type", "connection_init").put("payload",
+          new JsonObject().put("Authorization", "Bearer " + token)));
       JsonObject ack = received.poll(10, TimeUnit.SECONDS);
       assertThat(ack).as("connection_ack").isNotNull();
       assertThat(ack.getString("type")).isEqualTo("connection_ack");

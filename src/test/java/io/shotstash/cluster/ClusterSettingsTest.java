@@ -33,8 +33,9 @@ class ClusterSettingsTest {
 
   @Test
   void membersAreHostPortEntriesAndAMissingPortIsTheClusterPort() {
-    io.shotstash.app.Config.Cluster c = settings(Map.of("SHOTSTASH_CLUSTER_MEMBERS", " 10.0.0.11:5701, 10.0.0.12 ,node-3.internal:6000",
-        "SHOTSTASH_CLUSTER_PORT", "5702"));
+    io.shotstash.app.Config.Cluster c =
+        settings(Map.of("SHOTSTASH_CLUSTER_MEMBERS", " 10.0.0.11:5701, 10.0.0.12 ,node-3.internal:6000",
+            "SHOTSTASH_CLUSTER_PORT", "5702"));
     assertThat(c.members()).containsExactly("10.0.0.11:5701", "10.0.0.12:5702", "node-3.internal:6000");
   }
 

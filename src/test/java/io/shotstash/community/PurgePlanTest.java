@@ -177,8 +177,10 @@ class PurgePlanTest {
     put(member(CARA_PROJECT, SPAMMER, true), true);
 
     // blog posts
-    put(Sheet.BLOG_POSTS, "sam-post", new BlogPost("id-post-sam", "sam-post", "Buy now", SPAMMER.id(), T, "spam"), true);
-    put(Sheet.BLOG_POSTS, "alice-post", new BlogPost("id-post-alice", "alice-post", "Hello", ALICE.id(), T, "hi"), false);
+    put(Sheet.BLOG_POSTS, "sam-post", new BlogPost("id-post-sam", "sam-post", "Buy now", SPAMMER.id(), T, "spam"),
+        true);
+    put(Sheet.BLOG_POSTS, "alice-post", new BlogPost("id-post-alice", "alice-post", "Hello", ALICE.id(), T, "hi"),
+        false);
 
     // moderation history is never deleted
     PersonEvaluation eval = new PersonEvaluation("sam", "human-alice", "spam", "ads", List.of("links"), null, T);

@@ -78,7 +78,8 @@ class EmbeddedDatabaseIT {
   @Test
   @Timeout(600)
   void startsOnTheEmbeddedDatabaseKeepsItAcrossSigtermAndRestartAndStopsItCleanly() {
-    WebClient http = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(httpPort));
+    WebClient http =
+        WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(httpPort));
     Path cluster = dataDir.resolve("postgres");
     try (AppProcess first = AppProcess.start(log, freshMachine(), "serve")) {
       awaitReady(http, first);
@@ -91,7 +92,8 @@ class EmbeddedDatabaseIT {
       assertThat(token.find()).as("the setup token in the log").isTrue();
       HttpResponse<Buffer> setup = http.post("/api/setup").putHeader("X-Setup-Token", token.group(1))
           .sendJsonObject(new JsonObject().put("slug", "ada").put("fullName", "Ada Lovelace")
-              .put("email", "ada@example.org").put("password", PASSWORD)).await();
+              .put("email", "ada@example.org").put("password", PASSWORD))
+          .await();
       assertThat(setup.statusCode()).as(setup.bodyAsString()).isEqualTo(201);
       assertThat(login(http)).isEqualTo(200);
 

@@ -56,10 +56,12 @@ class SeedDemoTest {
         assertThat(new StateSnapshot().holds(Startup.snapshotFile(config), state.commit())).isTrue();
         assertThat(new StateSnapshot().load(Startup.snapshotFile(config)).state().records()).isEqualTo(state.records());
       }
-      try (Connection c = io.shotstash.db.Database.connect(db.url()); Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM private_profiles), (SELECT count(*) FROM sessions), "
-              + "(SELECT count(*) FROM private_profiles WHERE email LIKE '%mailinator.com' OR email LIKE '%10minutemail.com' "
-              + "OR email LIKE '%guerrillamail.com')")) {
+      try (Connection c = io.shotstash.db.Database.connect(db.url());
+          Statement s = c.createStatement();
+          ResultSet rs =
+              s.executeQuery("SELECT (SELECT count(*) FROM private_profiles), (SELECT count(*) FROM sessions), "
+                  + "(SELECT count(*) FROM private_profiles WHERE email LIKE '%mailinator.com' OR email LIKE '%10minutemail.com' "
+                  + "OR email LIKE '%guerrillamail.com')")) {
         rs.next();
         assertThat(rs.getLong(1)).isEqualTo(301);
         assertThat(rs.getLong(2)).isPositive();

@@ -70,7 +70,8 @@ class AccountsHttpTest {
 
     HttpResponse<Buffer> bad = http.post("/api/setup").putHeader("X-Setup-Token", TestApp.SETUP_TOKEN)
         .sendJsonObject(new JsonObject().put("slug", "admin").put("fullName", "").put("email", "nope")
-            .put("password", "short").put("extra", 1)).await();
+            .put("password", "short").put("extra", 1))
+        .await();
     assertThat(bad.statusCode()).isEqualTo(422);
     JsonObject fields = error(bad).getJsonObject("fields");
     assertThat(fields.fieldNames()).containsExactlyInAnyOrder("slug", "fullName", "email", "password", "extra");
@@ -83,7 +84,8 @@ class AccountsHttpTest {
     adminToken = app.setupAndLogin();
     HttpResponse<Buffer> again = http.post("/api/setup").putHeader("X-Setup-Token", TestApp.SETUP_TOKEN)
         .sendJsonObject(new JsonObject().put("slug", "bob").put("fullName", "Bob").put("email", "bob@example.org")
-            .put("password", TestApp.ADMIN_PASSWORD)).await();
+            .put("password", TestApp.ADMIN_PASSWORD))
+        .await();
     assertThat(again.statusCode()).isEqualTo(409);
     assertThat(error(again).getString("code")).isEqualTo("conflict");
   }
@@ -100,9 +102,11 @@ class AccountsHttpTest {
     assertThat(unknown.statusCode()).isEqualTo(401);
 
     HttpResponse<Buffer> byEmail = http.post("/api/auth/login")
-        .sendJsonObject(new JsonObject().put("login", "ADA@example.org").put("password", TestApp.ADMIN_PASSWORD)).await();
+        .sendJsonObject(new JsonObject().put("login", "ADA@example.org").put("password", TestApp.ADMIN_PASSWORD))
+        .await();
     assertThat(byEmail.statusCode()).isEqualTo(200);
-    String cookie = byEmail.cookies().stream().filter(c -> c.startsWith("shotstash_session=")).findFirst().orElseThrow();
+    String cookie =
+        byEmail.cookies().stream().filter(c -> c.startsWith("shotstash_session=")).findFirst().orElseThrow();
     assertThat(cookie).containsIgnoringCase("HttpOnly").contains("SameSite=Lax");
 
     HttpResponse<Buffer> me = http.get("/api/auth/me").bearerTokenAuthentication(adminToken).send().await();
@@ -146,7 +150,8 @@ class AccountsHttpTest {
         + "(SELECT id FROM sessions WHERE revoked_at IS NULL ORDER BY issued_at LIMIT 1)");
     assertThat(http.get("/api/auth/me").bearerTokenAuthentication(other).send().await().statusCode()).isEqualTo(401);
     // a forged or garbled token is just nobody
-    assertThat(http.get("/api/auth/me").bearerTokenAuthentication(other + "x").send().await().statusCode()).isEqualTo(401);
+    assertThat(http.get("/api/auth/me").bearerTokenAuthentication(other + "x").send().await().statusCode())
+        .isEqualTo(401);
   }
 
   @Test
@@ -160,7 +165,8 @@ class AccountsHttpTest {
     HttpResponse<Buffer> anonymous = http.post("/api/people").sendJsonObject(body).await();
     assertThat(anonymous.statusCode()).isEqualTo(401);
     String editorToken = app.login("eddie", "editor password 1");
-    HttpResponse<Buffer> byEditor = http.post("/api/people").bearerTokenAuthentication(editorToken).sendJsonObject(body).await();
+    HttpResponse<Buffer> byEditor =
+        http.post("/api/people").bearerTokenAuthentication(editorToken).sendJsonObject(body).await();
     assertThat(byEditor.statusCode()).isEqualTo(403);
     assertThat(error(byEditor).getString("code")).isEqualTo("forbidden");
     assertThat(app.publicState().current().personBySlug("zed")).isEmpty();
@@ -194,7 +200,8 @@ class AccountsHttpTest {
         .sendJsonObject(new JsonObject().put("level", "staff")).await();
     assertThat(demoteAda.statusCode()).isEqualTo(200);
     HttpResponse<Buffer> adaTries = http.post("/api/people").bearerTokenAuthentication(adminToken)
-        .sendJsonObject(new JsonObject().put("slug", "zed").put("fullName", "Zed").put("email", "zed@example.org")).await();
+        .sendJsonObject(new JsonObject().put("slug", "zed").put("fullName", "Zed").put("email", "zed@example.org"))
+        .await();
     assertThat(adaTries.statusCode()).isEqualTo(403);
 
     HttpResponse<Buffer> badLevel = http.post("/api/people/ada/account-level").bearerTokenAuthentication(eddie)

@@ -577,7 +577,7 @@ class GitHubSignInTest {
   void startIsNotFoundWhenSignInIsNotConfigured() {
     try (TestApp plain = TestApp.start()) {
       plain.setupAndLogin();
-      for (String path : new String[] {START, CALLBACK + "?code=a&state=b"}) {
+      for (String path : new String[]{START, CALLBACK + "?code=a&state=b"}) {
         HttpResponse<Buffer> r = plain.client().get(path).send().await();
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.bodyAsJsonObject().getJsonObject("error").getString("code")).isEqualTo("not_found");

@@ -24,10 +24,11 @@ class HeaderTextTest {
   @Test
   void bytesThatAreNotUtf8AreNotText() {
     assertThat(HeaderText.utf8(asReceived("Café.mp4".getBytes(StandardCharsets.ISO_8859_1)))).isNull();
-    assertThat(HeaderText.utf8(asReceived(new byte[] {'a', (byte) 0xC3}))).as("a cut sequence").isNull();
-    assertThat(HeaderText.utf8(asReceived(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}))).as("an encoded surrogate")
+    assertThat(HeaderText.utf8(asReceived(new byte[]{'a', (byte) 0xC3}))).as("a cut sequence").isNull();
+    assertThat(HeaderText.utf8(asReceived(new byte[]{(byte) 0xED, (byte) 0xA0, (byte) 0x80})))
+        .as("an encoded surrogate")
         .isNull();
-    assertThat(HeaderText.utf8(asReceived(new byte[] {(byte) 0xC0, (byte) 0xAF}))).as("an overlong /").isNull();
+    assertThat(HeaderText.utf8(asReceived(new byte[]{(byte) 0xC0, (byte) 0xAF}))).as("an overlong /").isNull();
   }
 
   @Test

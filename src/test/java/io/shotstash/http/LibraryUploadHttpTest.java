@@ -47,7 +47,7 @@ class LibraryUploadHttpTest {
   @AfterEach
   void nothingWasKeptByARefusal() throws IOException {
     assertThat(app.db().number("SELECT count(*) FROM media_files WHERE name LIKE 'refused%'")).isZero();
-    for (String dir : new String[] {"tmp", "originals"}) {
+    for (String dir : new String[]{"tmp", "originals"}) {
       Path path = app.dataDir().resolve("media").resolve(dir);
       if (Files.isDirectory(path)) {
         try (Stream<Path> files = Files.list(path)) {
@@ -79,7 +79,7 @@ class LibraryUploadHttpTest {
         .sendBuffer(Buffer.buffer("bytes")).await();
     assertThat(refusal(empty).getJsonObject("fields").getString("folderId")).startsWith("required");
     // a folder that does not exist, and one that is not an id at all
-    for (String id : new String[] {UUID.randomUUID().toString(), "../etc"}) {
+    for (String id : new String[]{UUID.randomUUID().toString(), "../etc"}) {
       HttpResponse<Buffer> unknown = app.client().post("/api/v1/files").addQueryParam("folderId", id)
           .bearerTokenAuthentication(editor).putHeader("Content-Type", "video/mp4")
           .putHeader("X-File-Name", "refused.mp4").sendBuffer(Buffer.buffer("bytes")).await();
@@ -94,7 +94,8 @@ class LibraryUploadHttpTest {
       // what `curl -F file=@clip.mp4` sends
       HttpResponse<Buffer> form = app.client().post("/api/v1/files").addQueryParam("folderId", folder)
           .bearerTokenAuthentication(editor)
-          .sendMultipartForm(MultipartForm.create().binaryFileUpload("file", "refused.mp4", clip.toString(), "video/mp4"))
+          .sendMultipartForm(
+              MultipartForm.create().binaryFileUpload("file", "refused.mp4", clip.toString(), "video/mp4"))
           .await();
       JsonObject error = refusal(form);
       assertThat(error.getString("message")).contains("raw bytes").contains("--data-binary").contains("X-File-Name");
@@ -123,7 +124,8 @@ class LibraryUploadHttpTest {
 
     JsonObject listed = app.client().post("/graphql").bearerTokenAuthentication(editor)
         .sendJsonObject(new JsonObject().put("query", "query($id: ID!) { folder(id: $id) { files { id } } }")
-            .put("variables", new JsonObject().put("id", folder))).await().bodyAsJsonObject();
+            .put("variables", new JsonObject().put("id", folder)))
+        .await().bodyAsJsonObject();
     JsonArray files = listed.getJsonObject("data").getJsonObject("folder").getJsonArray("files");
     assertThat(files.stream().map(f -> ((JsonObject) f).getString("id")).toList()).contains(file.getString("id"));
   }

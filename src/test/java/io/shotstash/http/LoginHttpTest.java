@@ -26,7 +26,7 @@ class LoginHttpTest extends WithSignedInApp {
   static void start() {
     startSignedIn(Map.of());
     http = app.client();
-    for (String slug : new String[] {"gil", "hal", "ivy"}) {
+    for (String slug : new String[]{"gil", "hal", "ivy"}) {
       app.createPerson(admin, slug, "user", PASSWORD);
     }
   }
@@ -48,7 +48,8 @@ class LoginHttpTest extends WithSignedInApp {
   }
 
   static boolean setsSession(HttpResponse<Buffer> r) {
-    return r.cookies().stream().anyMatch(c -> c.startsWith("shotstash_session=") || c.startsWith("__Host-shotstash_session="));
+    return r.cookies().stream()
+        .anyMatch(c -> c.startsWith("shotstash_session=") || c.startsWith("__Host-shotstash_session="));
   }
 
   // ---- login CSRF ----
@@ -57,7 +58,8 @@ class LoginHttpTest extends WithSignedInApp {
   void aCrossSiteFormCannotSignABrowserIn() {
     String form = new JsonObject().put("login", "gil").put("password", PASSWORD).encode();
     // what <form enctype="text/plain"> on another site sends: no preflight, cookies set on answer
-    for (String type : new String[] {"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}) {
+    for (String type : new String[]{"text/plain", "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x"}) {
       HttpResponse<Buffer> r = http.post("/api/auth/login").putHeader("Content-Type", type)
           .putHeader("Origin", "https://evil.example").sendBuffer(Buffer.buffer(form)).await();
       assertThat(r.statusCode()).as("%s: %s", type, r.bodyAsString()).isEqualTo(415);
@@ -73,10 +75,12 @@ class LoginHttpTest extends WithSignedInApp {
 
   @Test
   void aCrossSiteOriginIsRefusedEvenWithJson() {
-    for (String origin : new String[] {"https://evil.example", "null", "http://127.0.0.1:1", "http://localhost:" + app.port(),
+    for (String origin : new String[]{"https://evil.example", "null", "http://127.0.0.1:1",
+        "http://localhost:" + app.port(),
         "https://127.0.0.1.evil.example"}) {
       HttpRequest<Buffer> req = http.post("/api/auth/login").putHeader("Origin", origin);
-      HttpResponse<Buffer> r = req.sendJsonObject(new JsonObject().put("login", "gil").put("password", PASSWORD)).await();
+      HttpResponse<Buffer> r =
+          req.sendJsonObject(new JsonObject().put("login", "gil").put("password", PASSWORD)).await();
       assertThat(r.statusCode()).as("%s: %s", origin, r.bodyAsString()).isEqualTo(403);
       assertThat(error(r).getString("code")).isEqualTo("cross_origin");
       assertThat(setsSession(r)).isFalse();

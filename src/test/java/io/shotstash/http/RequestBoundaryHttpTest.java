@@ -53,7 +53,9 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
   }
 
   static long count(String sql) throws Exception {
-    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Connection c = Database.connect(app.db().url());
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       return rs.getLong(1);
     }
@@ -124,9 +126,11 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
   @Test
   void anHttp11RequestWithoutHostIsBadRequestNotAFault() throws Exception {
     try (LogCapture log = LogCapture.start()) {
-      JsonObject error = envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\n\r\n"), 400, "bad_request");
+      JsonObject error =
+          envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\n\r\n"), 400, "bad_request");
       assertThat(error.getString("message")).contains("Host");
-      envelopeRefusal(RawHttp.exchange(app.port(), "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n"), 400, "bad_request");
+      envelopeRefusal(RawHttp.exchange(app.port(), "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n"), 400,
+          "bad_request");
       envelopeRefusal(RawHttp.exchange(app.port(), "POST /api/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n"
           + "Content-Length: 2\r\n\r\n{}"), 400, "bad_request");
       assertThat(log.at(Level.ERROR)).as("a client's mistake is not an error on our side").isEmpty();
@@ -145,7 +149,8 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
       assertThat(r.header("Connection")).isEqualTo("close");
     }
     // a NUL byte in a header value
-    envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\nHost: x\r\nUser-Agent: a\u0000b\r\n\r\n"),
+    envelopeRefusal(
+        RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\nHost: x\r\nUser-Agent: a\u0000b\r\n\r\n"),
         400, "bad_request");
     // a header block over Netty's limit
     envelopeRefusal(RawHttp.exchange(app.port(), "GET /api/auth/me HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(20_000)
@@ -158,9 +163,10 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
   void aClientThatDropsItsUploadHalfwayIsLoggedAtInfoNotError() throws Exception {
     try (LogCapture log = LogCapture.start()) {
       try (RawHttp raw = new RawHttp(app.port())) {
-        raw.send("POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
-            + "Content-Type: video/mp4\r\nX-File-Name: cut.mp4\r\nContent-Length: 1000000\r\n"
-            + "Expect: 100-continue\r\n\r\n");
+        raw.send(
+            "POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
+                + "Content-Type: video/mp4\r\nX-File-Name: cut.mp4\r\nContent-Length: 1000000\r\n"
+                + "Expect: 100-continue\r\n\r\n");
         assertThat(raw.read().status()).as("the upload's checks passed").isEqualTo(100);
         raw.send(new byte[1000]);
       } // the client goes away with 999,000 bytes unsent
@@ -181,8 +187,9 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
   /** {@code POST /api/v1/files} with the name's bytes written into the header as they are. */
   static RawHttp.Response uploadNamed(byte[] name) throws Exception {
     java.io.ByteArrayOutputStream req = new java.io.ByteArrayOutputStream();
-    req.write(("POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
-        + "Content-Type: video/mp4\r\nContent-Length: 5\r\nX-File-Name: ").getBytes(StandardCharsets.US_ASCII));
+    req.write(
+        ("POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + admin + "\r\n"
+            + "Content-Type: video/mp4\r\nContent-Length: 5\r\nX-File-Name: ").getBytes(StandardCharsets.US_ASCII));
     req.write(name);
     req.write("\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
     return RawHttp.exchange(app.port(), req.toByteArray());
@@ -190,13 +197,14 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
 
   @Test
   void aFileNameSentAsRawUtf8IsStoredAsSent() throws Exception {
-    for (String name : new String[] {"Café ☕.mp4", "Café.mp4", "日本語 😀.mov"}) {
+    for (String name : new String[]{"Café ☕.mp4", "Café.mp4", "日本語 😀.mov"}) {
       RawHttp.Response r = uploadNamed(name.getBytes(StandardCharsets.UTF_8));
       assertThat(r.status()).as(r.toString()).isEqualTo(201);
       JsonObject file = new JsonObject(r.text()).getJsonObject("data");
       assertThat(file.getString("name")).isEqualTo(name);
-      HttpResponse<Buffer> download = app.client().get("/media/o/" + file.getString("id")).bearerTokenAuthentication(admin)
-          .send().await();
+      HttpResponse<Buffer> download =
+          app.client().get("/media/o/" + file.getString("id")).bearerTokenAuthentication(admin)
+              .send().await();
       assertThat(download.statusCode()).isEqualTo(200);
       assertThat(download.getHeader("Content-Disposition")).contains("filename*=UTF-8''"
           + java.net.URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20"));

@@ -49,7 +49,7 @@ class SessionCookieHttpTest {
 
   @AfterAll
   static void stop() {
-    for (TestApp app : new TestApp[] {behindTls, proxied, otherProxy}) {
+    for (TestApp app : new TestApp[]{behindTls, proxied, otherProxy}) {
       if (app != null) {
         app.close();
       }
@@ -115,7 +115,8 @@ class SessionCookieHttpTest {
     HttpResponse<Buffer> r = behindTls.client().get("/api/auth/github/start").followRedirects(false).send().await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(302);
     String query = URI.create(r.getHeader("Location")).getRawQuery();
-    assertThat(URLDecoder.decode(query, StandardCharsets.UTF_8)).contains("redirect_uri=" + PUBLIC + "/api/auth/github/callback");
+    assertThat(URLDecoder.decode(query, StandardCharsets.UTF_8))
+        .contains("redirect_uri=" + PUBLIC + "/api/auth/github/callback");
     assertThat(r.cookies()).anySatisfy(c -> assertThat(c).startsWith("shotstash_github_state=").contains("; Secure"));
   }
 
@@ -125,8 +126,8 @@ class SessionCookieHttpTest {
     WebSocketClient client = behindTls.vertx().createWebSocketClient();
     try {
       Throwable refused = client.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(behindTls.port())
-              .setURI("/graphql").addSubProtocol("graphql-transport-ws")
-              .addHeader("Cookie", cookie).addHeader("Origin", "https://evil.example"))
+          .setURI("/graphql").addSubProtocol("graphql-transport-ws")
+          .addHeader("Cookie", cookie).addHeader("Origin", "https://evil.example"))
           .map(ws -> (Throwable) null).otherwise(err -> err).await();
       assertThat(refused).isInstanceOf(UpgradeRejectedException.class);
       assertThat(((UpgradeRejectedException) refused).getStatus()).isEqualTo(403);
@@ -138,9 +139,11 @@ class SessionCookieHttpTest {
   @Test
   void logoutExpiresTheCookieAndAnyOldNamedOne() {
     String token = value(sessionCookie(login(behindTls, Map.of())));
-    HttpResponse<Buffer> out = behindTls.client().post("/api/auth/logout").bearerTokenAuthentication(token).send().await();
+    HttpResponse<Buffer> out =
+        behindTls.client().post("/api/auth/logout").bearerTokenAuthentication(token).send().await();
     assertThat(out.statusCode()).isEqualTo(200);
-    assertThat(out.cookies()).anySatisfy(c -> assertThat(c).startsWith("__Host-shotstash_session=;").contains("Max-Age=0"));
+    assertThat(out.cookies())
+        .anySatisfy(c -> assertThat(c).startsWith("__Host-shotstash_session=;").contains("Max-Age=0"));
     assertThat(out.cookies()).anySatisfy(c -> assertThat(c).startsWith("shotstash_session=;").contains("Max-Age=0"));
   }
 

@@ -39,7 +39,8 @@ class SiteOriginTest {
   }
 
   @ParameterizedTest(name = "proxy refused: {0}")
-  @ValueSource(strings = {"proxy.example.org", "localhost", "10.0.0.0/33", "256.1.1.1", "1.2.3", "::1/129", "10.0.0.1/x", ""})
+  @ValueSource(strings = {"proxy.example.org", "localhost", "10.0.0.0/33", "256.1.1.1", "1.2.3", "::1/129",
+      "10.0.0.1/x", ""})
   void namesAndBadRangesAreNotProxies(String entry) {
     assertThat(SiteOrigin.proxyProblem(entry)).isNotNull();
   }
@@ -94,7 +95,8 @@ class SiteOriginTest {
 
   @Test
   void aBadProxyEntryIsRefusedAtConstruction() {
-    assertThatThrownBy(() -> new SiteOrigin(null, List.of("proxy.example.org"))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new SiteOrigin(null, List.of("proxy.example.org")))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -36,7 +36,8 @@ class StorableTextTest {
   }
 
   @ParameterizedTest(name = "lone surrogate in {0}")
-  @ValueSource(strings = {"\uD800", "s\uD800@example.org", "x\uDC00", "\uDE00\uD83D", "pair then lone \uD83D\uDE00\uD83D",
+  @ValueSource(strings = {"\uD800", "s\uD800@example.org", "x\uDC00", "\uDE00\uD83D",
+      "pair then lone \uD83D\uDE00\uD83D",
       "high at the end \uDBFF"})
   void aLoneSurrogateIsNot(String text) {
     assertThat(StorableText.problem(text)).isEqualTo(StorableText.LONE_SURROGATE);
@@ -50,7 +51,8 @@ class StorableTextTest {
 
     JsonObject inList = new JsonObject().put("evidence", new JsonArray().add(new JsonObject().put("id", "1"))
         .add(new JsonObject().put("field", "x\uD800")));
-    assertThat(StorableText.find("", inList)).isEqualTo(new StorableText.Problem("evidence[1].field", StorableText.LONE_SURROGATE));
+    assertThat(StorableText.find("", inList))
+        .isEqualTo(new StorableText.Problem("evidence[1].field", StorableText.LONE_SURROGATE));
 
     assertThat(StorableText.find("", new JsonObject().put("a\u0000", 1)).path()).isEqualTo("a\u0000");
     assertThat(StorableText.find("", new JsonObject().put("n", 1).put("b", true).putNull("z")
@@ -68,7 +70,8 @@ class StorableTextTest {
     fields.put("fullName", "fine");
     fields.put("bio", Map.of("text", "\uD800"));
     assertThat(StorableText.findAll(new JsonObject(fields))).containsExactly(
-        new StorableText.Problem("email", StorableText.NUL), new StorableText.Problem("bio.text", StorableText.LONE_SURROGATE));
+        new StorableText.Problem("email", StorableText.NUL),
+        new StorableText.Problem("bio.text", StorableText.LONE_SURROGATE));
     assertThat(StorableText.findAll(new JsonObject().put("a", "b"))).isEmpty();
   }
 }

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * not wait for a full segment), never for a small body, and the bytes arrive whole.
  */
 class TcpCorkTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
   Vertx vertx;
   HttpServer server;
   WebClient client;

@@ -42,7 +42,8 @@ class FullDiskUploadTest extends WithAppOnSmallDisk {
   }
 
   static long fileRows() throws SQLException {
-    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+    try (Connection c = Database.connect(app.db().url());
+        Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT count(*) FROM media_files")) {
       r.next();
       return r.getLong(1);
@@ -72,7 +73,8 @@ class FullDiskUploadTest extends WithAppOnSmallDisk {
 
     // streamed (not a small declared body): 16 MiB more than the disk holds
     RawUpload.Answer a = RawUpload.send(app.port(), "POST", "/api/v1/files?folderId=" + folder, Map.of(
-        "Authorization", "Bearer " + admin, "Content-Type", "video/mp4", "X-File-Name", "too-big.mp4"), free + 16 * MIB);
+        "Authorization", "Bearer " + admin, "Content-Type", "video/mp4", "X-File-Name", "too-big.mp4"),
+        free + 16 * MIB);
 
     assertInsufficientStorage(a.status(), a.header("Retry-After"), new JsonObject(a.body()));
     assertThat(fileRows()).isEqualTo(rows);

@@ -130,8 +130,10 @@ class KillDuringUploadIT {
     long originalsBefore = filesIn("originals");
     ExecutorService thread = Executors.newSingleThreadExecutor();
     try {
-      streamUntilBroken(thread, "POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + admin
-          + "\r\nContent-Type: video/mp4\r\nX-File-Name: big.mp4\r\n", GIB);
+      streamUntilBroken(thread,
+          "POST /api/v1/files?folderId=" + folder + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + admin
+              + "\r\nContent-Type: video/mp4\r\nX-File-Name: big.mp4\r\n",
+          GIB);
       killOnceWritten(64L << 20);
     } finally {
       thread.shutdownNow();
@@ -147,7 +149,8 @@ class KillDuringUploadIT {
     JsonObject reg = node.http.post("/api/v1/pipeline/workers/register")
         .putHeader("X-Worker-Bootstrap-Token", ClusterNodes.BOOTSTRAP)
         .sendJsonObject(new JsonObject().put("manifest", new JsonObject().put("name", "kill-test").put("version", "1")
-            .put("kinds", new JsonArray().add(kind)).put("contract", 1))).await().bodyAsJsonObject();
+            .put("kinds", new JsonArray().add(kind)).put("contract", 1)))
+        .await().bodyAsJsonObject();
     String token = reg.getString("token");
     HttpResponse<Buffer> up = node.http.post("/api/v1/files").bearerTokenAuthentication(admin)
         .addQueryParam("folderId", folder).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "small.mp4")
@@ -155,10 +158,13 @@ class KillDuringUploadIT {
     assertThat(up.statusCode()).as(up.bodyAsString()).isEqualTo(201);
     String fileId = up.bodyAsJsonObject().getJsonObject("data").getString("id");
     JsonObject enqueued = node.http.post("/graphql").bearerTokenAuthentication(admin)
-        .sendJsonObject(new JsonObject().put("query", "mutation($f: ID!, $k: String!) { enqueueJob(fileId: $f, kind: $k) { id } }")
-            .put("variables", new JsonObject().put("f", fileId).put("k", kind))).await().bodyAsJsonObject();
+        .sendJsonObject(
+            new JsonObject().put("query", "mutation($f: ID!, $k: String!) { enqueueJob(fileId: $f, kind: $k) { id } }")
+                .put("variables", new JsonObject().put("f", fileId).put("k", kind)))
+        .await().bodyAsJsonObject();
     String jobId = enqueued.getJsonObject("data").getJsonObject("enqueueJob").getString("id");
-    HttpResponse<Buffer> next = node.http.post("/api/v1/pipeline/jobs/next").putHeader("X-Worker-Token", token).send().await();
+    HttpResponse<Buffer> next =
+        node.http.post("/api/v1/pipeline/jobs/next").putHeader("X-Worker-Token", token).send().await();
     assertThat(next.statusCode()).as(next.bodyAsString()).isEqualTo(200);
     String claim = next.bodyAsJsonObject().getJsonObject("job").getString("claimToken");
 
@@ -176,7 +182,8 @@ class KillDuringUploadIT {
     assertThat(app.db().number("SELECT count(*) FROM processed_versions WHERE job_id = '" + jobId + "'")).isZero();
 
     // the claim was never finished: once its lease is over, the sweeper puts the job back
-    app.db().execute("UPDATE pipeline_jobs SET heartbeat_at = now() - interval '10 minutes' WHERE id = '" + jobId + "'");
+    app.db()
+        .execute("UPDATE pipeline_jobs SET heartbeat_at = now() - interval '10 minutes' WHERE id = '" + jobId + "'");
     app.eventually("the sweeper to requeue the job", Duration.ofSeconds(30),
         () -> "queued".equals(app.db().text("SELECT status FROM pipeline_jobs WHERE id = '" + jobId + "'")));
     assertThat(app.db().number("SELECT count(*) FROM pipeline_jobs WHERE id = '" + jobId + "' "

@@ -30,7 +30,8 @@ class LocalStorageFullDiskTest {
   static final int MIB = 1024 * 1024;
   static SmallDisk disk;
 
-  @TempDir Path sources;
+  @TempDir
+  Path sources;
   Vertx vertx;
   LocalStorage storage;
 

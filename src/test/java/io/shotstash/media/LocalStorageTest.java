@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Temporary files a killed process left behind are removed when the storage starts.
  */
 class LocalStorageTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
   Vertx vertx;
   LocalStorage storage;
 
@@ -202,7 +203,8 @@ class LocalStorageTest {
     String declaredTooLong = key();
     Throwable whenStreamed = fromFile(content, in -> catchThrowable(() -> storage.write(streamed, in, 1_000).await()));
     // a declared length over the limit streams (and is cut off) rather than being collected
-    Throwable whenDeclared = fromFile(content, in -> catchThrowable(() -> storage.write(declaredTooLong, in, 1_000, 2_000).await()));
+    Throwable whenDeclared =
+        fromFile(content, in -> catchThrowable(() -> storage.write(declaredTooLong, in, 1_000, 2_000).await()));
     assertThat(whenStreamed).isInstanceOf(Storage.TooLargeException.class);
     assertThat(whenDeclared).isInstanceOf(Storage.TooLargeException.class);
     assertThat(storage.path(streamed)).doesNotExist();

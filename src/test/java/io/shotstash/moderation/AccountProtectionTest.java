@@ -82,7 +82,8 @@ class AccountProtectionTest {
       "administrator, false, user,          1, last_administrator"})
   void aLevelChangeNeverDemotesTheLastActiveAdministrator(String level, boolean hidden, String to, int admins,
       String expected) {
-    assertThat(outcome(AccountProtection.levelChange(target(level, hidden), AccountLevel.parse(to).orElseThrow(), admins)))
+    assertThat(
+        outcome(AccountProtection.levelChange(target(level, hidden), AccountLevel.parse(to).orElseThrow(), admins)))
         .isEqualTo(expected);
   }
 }

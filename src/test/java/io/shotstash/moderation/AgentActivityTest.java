@@ -68,8 +68,9 @@ class AgentActivityTest {
   @ParameterizedTest(name = "a purge {0} min after the account was created counts: {1}")
   @CsvSource({"-1, false", "0, true", "30, true"})
   void purgesCountFromTheAccountsCreation(long purgedAt, boolean counts) {
-    SpamPurge p = new SpamPurge("id-purge", "id-gone", "gone", "Gone", null, null, "agent-bot", "g-1", "spam", List.of(),
-        List.of(), "abc", at(purgedAt), true, null, null);
+    SpamPurge p =
+        new SpamPurge("id-purge", "id-gone", "gone", "Gone", null, null, "agent-bot", "g-1", "spam", List.of(),
+            List.of(), "abc", at(purgedAt), true, null, null);
     SpamPurge other = new SpamPurge("id-other", "id-gone2", "gone2", "Gone", null, null, "agent-other", "g-2", "spam",
         List.of(), List.of(), "abc", at(5), true, null, null);
     PublicState state = PublicState.empty().apply("c1", List.of(RecordChange.put(Sheet.PEOPLE, "bot", BOT),

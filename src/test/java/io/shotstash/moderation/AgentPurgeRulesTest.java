@@ -40,7 +40,8 @@ class AgentPurgeRulesTest {
   private static final Project ALICE_CLUB = project("club", ALICE);
 
   private static Project project(String slug, Person creator) {
-    return new Project("id-p-" + slug, slug, "Title " + slug, null, null, "commenting", creator.id(), creator.id(), null,
+    return new Project("id-p-" + slug, slug, "Title " + slug, null, null, "commenting", creator.id(), creator.id(),
+        null,
         NOW, NOW);
   }
 
@@ -83,7 +84,8 @@ class AgentPurgeRulesTest {
     };
   }
 
-  private static Arguments row(String why, Person target, UnaryOperator<ModerationFixture> around, List<Evidence> evidence,
+  private static Arguments row(String why, Person target, UnaryOperator<ModerationFixture> around,
+      List<Evidence> evidence,
       boolean slack, String expected) {
     return Arguments.of(why, target, around, evidence, slack, expected);
   }
@@ -152,7 +154,8 @@ class AgentPurgeRulesTest {
         row("8: 5 purges in the last day", SPAM, purges(5, Duration.ofHours(1)), BIO_ONLY, false, "rate_limited"),
         row("8: 5 purges, more than a day ago", SPAM, purges(5, Duration.ofHours(25)), BIO_ONLY, false, null),
         row("8: purges by an earlier agent account under the slug do not count", SPAM,
-            all(f -> f.person(botCreated(Duration.ofHours(1))), purges(5, Duration.ofHours(2))), BIO_ONLY, false, null));
+            all(f -> f.person(botCreated(Duration.ofHours(1))), purges(5, Duration.ofHours(2))), BIO_ONLY, false,
+            null));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -38,7 +38,7 @@ class AgentVoteRulesTest {
   private static UnaryOperator<ModerationFixture> spamVotes(int n, Duration ago, String... flags) {
     return f -> {
       for (int i = 0; i < n; i++) {
-        f.vote("other-" + i, "agent-bot", "spam", ago, flags.length == 0 ? new String[] {"agent"} : flags);
+        f.vote("other-" + i, "agent-bot", "spam", ago, flags.length == 0 ? new String[]{"agent"} : flags);
       }
       return f;
     };
@@ -55,12 +55,14 @@ class AgentVoteRulesTest {
         row("a new ordinary member, spam", JANE, "spam", nothing, null),
         row("a new ordinary member, legit", JANE, "legit", nothing, null),
         // 1. humans are final
-        row("1: a human voted spam", JANE, "spam", f -> f.vote("jane", "human-ada", "spam", DAY), "human_verdict_exists"),
+        row("1: a human voted spam", JANE, "spam", f -> f.vote("jane", "human-ada", "spam", DAY),
+            "human_verdict_exists"),
         row("1: a human voted legit, and the agent votes legit", JANE, "legit",
             f -> f.vote("jane", "human-ada", "legit", DAY), "human_verdict_exists"),
         row("1: a human vote on an earlier account under the slug does not count", JANE, "spam",
             f -> f.vote("jane", "human-ada", "spam", Duration.ofDays(3)), null),
-        row("1: another agent's vote is no human's", JANE, "spam", f -> f.vote("jane", "agent-other", "legit", DAY), null),
+        row("1: another agent's vote is no human's", JANE, "spam", f -> f.vote("jane", "agent-other", "legit", DAY),
+            null),
         row("1 before 2: a human voted on staff", STAFF, "spam", f -> f.vote("sam", "human-ada", "spam", DAY),
             "human_verdict_exists"),
         // 2. only ordinary members

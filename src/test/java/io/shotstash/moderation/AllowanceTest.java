@@ -111,11 +111,13 @@ class AllowanceTest {
   @Test
   void theOrderOfEventsDoesNotMatter() {
     List<Instant> events = minutesAgo(10, 300, 20, 5, 40);
-    assertThat(Allowance.retryAfter(events, 5, DAY, NOW)).isEqualTo((int) DAY.minus(Duration.ofMinutes(300)).toSeconds());
+    assertThat(Allowance.retryAfter(events, 5, DAY, NOW))
+        .isEqualTo((int) DAY.minus(Duration.ofMinutes(300)).toSeconds());
   }
 
   @ParameterizedTest(name = "{0} events, limit {1}: allowed = {2}")
-  @CsvSource({"0, 5, true", "4, 5, true", "5, 5, false", "6, 5, false", "19, 20, true", "20, 20, false", "21, 20, false"})
+  @CsvSource({"0, 5, true", "4, 5, true", "5, 5, false", "6, 5, false", "19, 20, true", "20, 20, false",
+      "21, 20, false"})
   void theLimitIsInclusiveOfTheEventsAlreadyInTheWindow(int count, int limit, boolean allowed) {
     List<Instant> events = evenly(count, Duration.ofMinutes(1), NOW);
     assertThat(Allowance.retryAfter(events, limit, DAY, NOW) == null).isEqualTo(allowed);

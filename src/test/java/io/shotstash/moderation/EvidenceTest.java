@@ -40,8 +40,10 @@ class EvidenceTest {
         Arguments.of("{\"record\":\"project\",\"project\":\"shop\"}", new Evidence.ProjectText("shop", null)),
         Arguments.of("{\"record\":\"project\",\"project\":\"shop\",\"field\":\"overview\"}",
             new Evidence.ProjectText("shop", "overview")),
-        Arguments.of("{\"record\":\"project-update\",\"project\":\"shop\",\"number\":3}", new Evidence.Update("shop", 3)),
-        Arguments.of("{\"record\":\"project-update\",\"project\":\"shop\",\"number\":3.0}", new Evidence.Update("shop", 3)),
+        Arguments.of("{\"record\":\"project-update\",\"project\":\"shop\",\"number\":3}",
+            new Evidence.Update("shop", 3)),
+        Arguments.of("{\"record\":\"project-update\",\"project\":\"shop\",\"number\":3.0}",
+            new Evidence.Update("shop", 3)),
         Arguments.of("{\"record\":\"project-buzz\",\"project\":\"shop\",\"slug\":\"cheap-pills\"}",
             new Evidence.Buzz("shop", "cheap-pills")),
         Arguments.of("{\"record\":\"help-wanted-role\",\"project\":\"shop\",\"roleId\":\"" + ROLE_ID + "\"}",
@@ -61,7 +63,8 @@ class EvidenceTest {
         Arguments.of("\"bio\"", "must be an object"),
         Arguments.of("{\"record\":\"blog-post\"}",
             "record must be person, project, project-update, project-buzz or help-wanted-role"),
-        Arguments.of("{\"field\":\"bio\"}", "record must be person, project, project-update, project-buzz or help-wanted-role"),
+        Arguments.of("{\"field\":\"bio\"}",
+            "record must be person, project, project-update, project-buzz or help-wanted-role"),
         Arguments.of("{\"record\":\"person\",\"field\":\"bio\",\"project\":\"shop\"}",
             "project does not belong to a person item"),
         Arguments.of("{\"record\":\"person\"}", "a person item cites field bio"),
@@ -99,9 +102,12 @@ class EvidenceTest {
   private static PublicState state() {
     ModerationFixture f = new ModerationFixture().person(SPAM).person(ALICE)
         .put(Sheet.PROJECTS, "shop", SHOP).put(Sheet.PROJECTS, "club", CLUB);
-    f.put(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate("club", 1), new ProjectUpdate("u1", CLUB.id(), SPAM.id(), 1, "buy", NOW));
-    f.put(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate("club", 2), new ProjectUpdate("u2", CLUB.id(), ALICE.id(), 2, "hi", NOW));
-    f.put(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate("club", 3), new ProjectUpdate("u3", CLUB.id(), SPAM.id(), 3, " ", NOW));
+    f.put(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate("club", 1),
+        new ProjectUpdate("u1", CLUB.id(), SPAM.id(), 1, "buy", NOW));
+    f.put(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate("club", 2),
+        new ProjectUpdate("u2", CLUB.id(), ALICE.id(), 2, "hi", NOW));
+    f.put(Sheet.PROJECT_UPDATES, RecordKeys.projectUpdate("club", 3),
+        new ProjectUpdate("u3", CLUB.id(), SPAM.id(), 3, " ", NOW));
     f.put(Sheet.PROJECT_BUZZ, RecordKeys.projectBuzz("club", "pills"),
         new ProjectBuzz("b1", CLUB.id(), SPAM.id(), "pills", null, "https://pills.example", null, NOW));
     f.put(Sheet.PROJECT_BUZZ, RecordKeys.projectBuzz("club", "blank"),
@@ -126,7 +132,8 @@ class EvidenceTest {
         Arguments.of(new Evidence.Buzz("club", "blank"), "the buzz is empty", null),
         Arguments.of(new Evidence.Buzz("club", "nope"), "no such buzz", null),
         Arguments.of(new Evidence.Role("club", ROLE_ID), "the role is not the member's", null),
-        Arguments.of(new Evidence.Role("club", "0193a1b2-c3d4-7e5f-8a9b-000000000000"), "no such help-wanted role", null));
+        Arguments.of(new Evidence.Role("club", "0193a1b2-c3d4-7e5f-8a9b-000000000000"), "no such help-wanted role",
+            null));
   }
 
   @ParameterizedTest(name = "{0} → {1}")

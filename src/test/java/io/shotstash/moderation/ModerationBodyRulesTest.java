@@ -20,7 +20,8 @@ class ModerationBodyRulesTest {
     return Stream.of(
         Arguments.of("absent", null, null, List.of()),
         Arguments.of("empty", new JsonArray(), null, List.of()),
-        Arguments.of("two tags", new JsonArray().add("link-farm").add("bio:seo"), null, List.of("link-farm", "bio:seo")),
+        Arguments.of("two tags", new JsonArray().add("link-farm").add("bio:seo"), null,
+            List.of("link-farm", "bio:seo")),
         Arguments.of("ten", tags(10), null, tags(10).getList()),
         Arguments.of("eleven", tags(11), NOT_A_LIST, null),
         Arguments.of("a string", "spam", NOT_A_LIST, null),

@@ -49,7 +49,8 @@ final class ModerationFixture {
   }
 
   ModerationFixture vote(String slug, String evaluator, String verdict, Duration ago, String... flags) {
-    PersonEvaluation e = new PersonEvaluation(slug, evaluator, verdict, "because", List.of(flags), null, NOW.minus(ago));
+    PersonEvaluation e =
+        new PersonEvaluation(slug, evaluator, verdict, "because", List.of(flags), null, NOW.minus(ago));
     return put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(e), e);
   }
 

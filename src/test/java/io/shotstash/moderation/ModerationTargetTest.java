@@ -20,8 +20,9 @@ class ModerationTargetTest {
   private static final Person ADA = member("ada", Duration.ofDays(1));
   private static final Actor.Member ADA_SIGNED_IN = new Actor.Member(ADA.id(), ADA.slug(), ADA.fullName(),
       AccountLevel.STAFF, "session");
-  private static final Person OTHER_BOT = new Person("id-other-bot", null, "other-bot", "Other", null, null, "user", true,
-      null, null, null, null, null, null);
+  private static final Person OTHER_BOT =
+      new Person("id-other-bot", null, "other-bot", "Other", null, null, "user", true,
+          null, null, null, null, null, null);
 
   static Stream<Arguments> cases() {
     return Stream.of(

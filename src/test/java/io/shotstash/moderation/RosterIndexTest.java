@@ -38,7 +38,8 @@ class RosterIndexTest {
   }
 
   private static final List<Person> PEOPLE = List.of(
-      person(1, "ada", "Ada Lovelace", "Writes *notes* on the Analytical Engine.", "ada@example.org", null, "L-1", null),
+      person(1, "ada", "Ada Lovelace", "Writes *notes* on the Analytical Engine.", "ada@example.org", null, "L-1",
+          null),
       person(2, "grace", "Grace Hopper", "COBOL, compilers and nanoseconds.", "grace@navy.example", null, null, null),
       person(3, "spammy", "Best SEO Deals", "Cheap links at seo-deals dot com", "deals@mailinator.com", T0, null, null),
       person(4, "bot-one", "Bot One", "An agent account", "bot@example.org", null, null, true),
@@ -86,7 +87,8 @@ class RosterIndexTest {
       "zz;",
       "rss.;aaron"})
   void staffSearchSlugNameBioAndEmail(String q, String expected) {
-    assertThat(slugs(query(q), false)).containsExactlyElementsOf(expected == null ? List.of() : List.of(expected.split(",")));
+    assertThat(slugs(query(q), false))
+        .containsExactlyElementsOf(expected == null ? List.of() : List.of(expected.split(",")));
   }
 
   @Test
@@ -113,19 +115,22 @@ class RosterIndexTest {
     assertThat(INDEX.matching(STATE, imported, false, Map.of()).stream().map(Person::slug)).containsExactly("ada");
     RosterQuery window = new RosterQuery(null, null, null, T0.plusSeconds(2 * 3600L), T0.plusSeconds(3 * 3600L), true,
         "createdAt", true, 1, 50);
-    assertThat(INDEX.matching(STATE, window, false, Map.of()).stream().map(Person::slug)).containsExactly("spammy", "grace");
+    assertThat(INDEX.matching(STATE, window, false, Map.of()).stream().map(Person::slug)).containsExactly("spammy",
+        "grace");
   }
 
   @Test
   void theVoteFilterReadsTheVotesOfTheState() {
     PersonEvaluation vote = new PersonEvaluation("grace", "human-chris", "legit", null, List.of("manual-override"), 1.0,
         T0.plusSeconds(86_400));
-    PublicState voted = state(PEOPLE, List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote)));
+    PublicState voted =
+        state(PEOPLE, List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote)));
     RosterIndex index = RosterIndex.of(voted, EMAILS);
     RosterQuery legit = new RosterQuery(null, "legit", null, null, null, true, "createdAt", true, 1, 50);
     assertThat(index.matching(voted, legit, false, Map.of()).stream().map(Person::slug)).containsExactly("grace");
     RosterQuery none = new RosterQuery(null, "none", null, null, null, true, "createdAt", true, 1, 50);
-    assertThat(index.matching(voted, none, false, Map.of())).extracting(Person::slug).doesNotContain("grace").hasSize(4);
+    assertThat(index.matching(voted, none, false, Map.of())).extracting(Person::slug).doesNotContain("grace")
+        .hasSize(4);
   }
 
   @Test
@@ -143,7 +148,8 @@ class RosterIndexTest {
   @Test
   void theIndexLastsUntilThePeopleChange() {
     PersonEvaluation vote = new PersonEvaluation("grace", "human-chris", "legit", null, List.of(), 1.0, T0);
-    PublicState afterVote = STATE.apply("c2", List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote)));
+    PublicState afterVote =
+        STATE.apply("c2", List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(vote), vote)));
     assertThat(INDEX.isFor(afterVote)).isTrue();
     Person renamed = PEOPLE.get(1);
     PublicState afterEdit = afterVote.apply("c3", List.of(RecordChange.put(Sheet.PEOPLE, renamed.slug(), renamed)));

@@ -143,7 +143,8 @@ class RosterQueryTest {
   }
 
   @ParameterizedTest(name = "bad date {0}")
-  @ValueSource(strings = {"", "yesterday", "2026-13-01", "2026-02-30", "2026-9-17", "17/09/2026", "2026-09-17T25:00:00Z",
+  @ValueSource(strings = {"", "yesterday", "2026-13-01", "2026-02-30", "2026-9-17", "17/09/2026",
+      "2026-09-17T25:00:00Z",
       "1726600000"})
   void aBadDateIsRefused(String date) {
     assertThat(refused("joinedAfter", date)).containsKey("joinedAfter");
@@ -169,7 +170,8 @@ class RosterQueryTest {
         "joinedBefore", "2026-01-31", "includeDeactivated", "false", "sort", "fullName", "page", "3", "perPage", "200");
     assertThat(q).isEqualTo(new RosterQuery("jane", "staged", "signed-up", Instant.parse("2026-01-01T00:00:00Z"),
         q.joinedBefore(), false, "fullName", false, 3, 200));
-    assertThat(q.joinedBefore()).isBetween(Instant.parse("2026-01-31T23:59:59.999Z"), Instant.parse("2026-02-01T00:00:00Z"));
+    assertThat(q.joinedBefore()).isBetween(Instant.parse("2026-01-31T23:59:59.999Z"),
+        Instant.parse("2026-02-01T00:00:00Z"));
   }
 
   @Test

@@ -29,9 +29,11 @@ class SignalsTest {
   }
 
   private static Signals.Facts with(boolean everSignedIn, boolean hasAvatar, String bio, String email, String fullName,
-      String bounce, String githubStatus, Instant githubCreatedAt, Integer repos, Integer followers, boolean purgedBefore,
+      String bounce, String githubStatus, Instant githubCreatedAt, Integer repos, Integer followers,
+      boolean purgedBefore,
       boolean slack, boolean footprint) {
-    return new Signals.Facts(everSignedIn, hasAvatar, bio, email, fullName, bounce, githubStatus, githubCreatedAt, repos,
+    return new Signals.Facts(everSignedIn, hasAvatar, bio, email, fullName, bounce, githubStatus, githubCreatedAt,
+        repos,
         followers, purgedBefore, slack, footprint);
   }
 
@@ -63,7 +65,8 @@ class SignalsTest {
   @NullSource
   @ValueSource(strings = {"", "   ", "\n\t"})
   void aMissingOrBlankBioIsNoBio(String bio) {
-    Signals.Facts f = with(true, true, bio, "jane@example.org", "Jane", null, null, null, null, null, false, false, false);
+    Signals.Facts f =
+        with(true, true, bio, "jane@example.org", "Jane", null, null, null, null, null, false, false, false);
     assertThat(of(f).signals()).containsExactly("no-bio");
   }
 
@@ -112,8 +115,9 @@ class SignalsTest {
   @CsvSource({"0, true", "1, true", "29, true", "30, false", "31, false", "3650, false"})
   void githubNewAccountIsUnderThirtyDays(long days, boolean flagged) {
     Signals.Facts q = quiet();
-    Signals.Facts f = with(true, true, q.bio(), q.email(), q.fullName(), null, "ok", NOW.minus(Duration.ofDays(days)), 5,
-        5, false, false, false);
+    Signals.Facts f =
+        with(true, true, q.bio(), q.email(), q.fullName(), null, "ok", NOW.minus(Duration.ofDays(days)), 5,
+            5, false, false, false);
     assertThat(of(f).signals().contains("github-new-account")).isEqualTo(flagged);
   }
 

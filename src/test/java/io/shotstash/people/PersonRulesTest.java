@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class PersonRulesTest {
-  private static final String FORMAT = "must be 2 to 50 lowercase letters, digits or dashes, starting with a letter or digit";
+  private static final String FORMAT =
+      "must be 2 to 50 lowercase letters, digits or dashes, starting with a letter or digit";
   private static final String GOOD_PASSWORD = "correct horse";
 
   // ---- slugs ----
@@ -74,7 +75,8 @@ class PersonRulesTest {
   @Test
   void aSlugIsTakenByAnyPersonInAnyCaseDeactivatedOrNot() {
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
-    Person active = new Person("id-1", null, "jane-doe", "Jane", null, null, "user", null, null, null, null, null, t, t);
+    Person active =
+        new Person("id-1", null, "jane-doe", "Jane", null, null, "user", null, null, null, null, null, t, t);
     Person gone = new Person("id-2", null, "old-timer", "Old", null, null, "user", null, null, null, t, "admin", t, t);
     PublicState state = PublicState.empty().apply("c1", List.of(RecordChange.put(Sheet.PEOPLE, "jane-doe", active),
         RecordChange.put(Sheet.PEOPLE, "old-timer", gone)));

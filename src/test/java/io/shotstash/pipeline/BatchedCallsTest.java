@@ -91,8 +91,9 @@ class BatchedCallsTest {
   List<Claimed> claim(int n) throws Exception {
     db.execute("INSERT INTO media_files (id, name, mime_type, size, storage_key) SELECT gen_random_uuid(), 'b-' || g, "
         + "'text/plain', 1, 'originals/' || gen_random_uuid() FROM generate_series(1, " + n + ") g");
-    db.execute("INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), id, '" + KIND + "' FROM media_files "
-        + "WHERE NOT EXISTS (SELECT 1 FROM pipeline_jobs j WHERE j.file_id = media_files.id)");
+    db.execute(
+        "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), id, '" + KIND + "' FROM media_files "
+            + "WHERE NOT EXISTS (SELECT 1 FROM pipeline_jobs j WHERE j.file_id = media_files.id)");
     List<JsonObject> replies = onLoop(() -> {
       List<Future<JsonObject>> all = new ArrayList<>();
       for (int i = 0; i < n; i++) {
@@ -108,8 +109,9 @@ class BatchedCallsTest {
       assertThat(job).as("every caller got a job").isNotNull();
       UUID id = UUID.fromString(job.getString("id"));
       assertThat(r.getString("storageKey")).as("the input's storage key, for in-process callers only")
-          .isEqualTo(i % 2 == 1 ? db.text("SELECT f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
-              + "WHERE j.id = '" + id + "'") : null);
+          .isEqualTo(
+              i % 2 == 1 ? db.text("SELECT f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
+                  + "WHERE j.id = '" + id + "'") : null);
       out.add(new Claimed(id, UUID.fromString(db.text("SELECT file_id FROM pipeline_jobs WHERE id = '" + id + "'")),
           job.getString("claimToken")));
     }
@@ -190,7 +192,8 @@ class BatchedCallsTest {
     upload(c.get(2));
     upload(cancelled);
     String trashedKey = upload(trashed);
-    db.execute("UPDATE pipeline_jobs SET status = 'cancelled', finished_at = now() WHERE id = '" + cancelled.job() + "'");
+    db.execute(
+        "UPDATE pipeline_jobs SET status = 'cancelled', finished_at = now() WHERE id = '" + cancelled.job() + "'");
     db.execute("UPDATE media_files SET trashed_at = now() WHERE id = '" + trashed.file() + "'");
 
     Held held = completeBehindALock(blocker, List.of(good, stale, cancelled, trashed, missing), 5);
@@ -206,8 +209,10 @@ class BatchedCallsTest {
     assertThat(onLoop(() -> Future.succeededFuture(calls.completeBatches())).await()).as("two statements").isEqualTo(2);
 
     // what the database holds matches what each caller heard
-    assertThat(db.text("SELECT string_agg(status, ',' ORDER BY status) FROM pipeline_jobs WHERE id IN ('" + blocker.job()
-        + "', '" + good.job() + "')")).isEqualTo("done,done");
+    assertThat(
+        db.text("SELECT string_agg(status, ',' ORDER BY status) FROM pipeline_jobs WHERE id IN ('" + blocker.job()
+            + "', '" + good.job() + "')"))
+        .isEqualTo("done,done");
     assertThat(db.number("SELECT count(*) FROM processed_versions")).isEqualTo(2);
     assertThat(db.text("SELECT status FROM pipeline_jobs WHERE id = '" + stale.job() + "'")).isEqualTo("claimed");
     assertThat(db.text("SELECT status FROM pipeline_jobs WHERE id = '" + missing.job() + "'")).isEqualTo("claimed");
@@ -238,7 +243,8 @@ class BatchedCallsTest {
       assertThat(e.retryAfterSeconds()).isEqualTo(5);
     }
     // the batch changed nothing: its jobs are still claimed, with their outputs, and no version exists
-    assertThat(db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND output_version_id IS NOT NULL"))
+    assertThat(
+        db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND output_version_id IS NOT NULL"))
         .isEqualTo(3);
     assertThat(db.number("SELECT count(*) FROM processed_versions")).isEqualTo(1);
 
@@ -282,7 +288,8 @@ class BatchedCallsTest {
       JsonObject job = replies.get(i).getJsonObject("job");
       boolean forKind = i % 2 == 0 || i == 7;
       if (job != null) {
-        assertThat(job.getString("kind")).as("caller %d gets only its own kinds", i).isEqualTo(forKind ? KIND : "test/other");
+        assertThat(job.getString("kind")).as("caller %d gets only its own kinds", i)
+            .isEqualTo(forKind ? KIND : "test/other");
         (forKind ? mine : theirs).add(job.getString("id"));
       }
     }
@@ -290,20 +297,23 @@ class BatchedCallsTest {
     assertThat(theirs).hasSize(2).doesNotHaveDuplicates();
     // claim order kept: the first caller of a kind gets its oldest job
     assertThat(replies.get(0).getJsonObject("job").getJsonObject("input").getString("name")).isEqualTo("c-1");
-    assertThat(db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND worker_id = '" + worker + "'"))
+    assertThat(
+        db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND worker_id = '" + worker + "'"))
         .isEqualTo(3);
     assertThat(db.number("SELECT count(*) FROM pipeline_jobs WHERE status = 'claimed' AND worker_id = '" + other + "'"))
         .isEqualTo(2);
     // each claim token is the caller's own: the job accepts it
     JsonObject one = replies.get(0).getJsonObject("job");
     JsonObject input = onLoop(() -> calls.input(JobCall.of(new JsonObject().put("jobId", one.getString("id"))
-        .put("workerId", worker.toString()).put("claimToken", one.getString("claimToken"))))).await(10, TimeUnit.SECONDS);
+        .put("workerId", worker.toString()).put("claimToken", one.getString("claimToken")))))
+        .await(10, TimeUnit.SECONDS);
     assertThat(input.getString("name")).isEqualTo("c-1");
   }
 
   @Test
   void concurrentHeartbeatsGoOutTogetherAndEachWorkerHearsWhichOfItsJobsItLost() throws Exception {
-    WorkerRegistry registry = new WorkerRegistry(vertx, pools.durable(), pools.asyncCommits(), new WorkerDirectory(), 90, 30);
+    WorkerRegistry registry =
+        new WorkerRegistry(vertx, pools.durable(), pools.asyncCommits(), new WorkerDirectory(), 90, 30);
     UUID first = UUID.randomUUID();
     UUID second = UUID.randomUUID();
     for (UUID w : List.of(first, second)) {
@@ -319,7 +329,8 @@ class BatchedCallsTest {
     db.execute("UPDATE pipeline_jobs SET worker_id = '" + first + "' WHERE id IN ('" + firstHolds.job() + "', '"
         + cancelled.job() + "')");
     db.execute("UPDATE pipeline_jobs SET worker_id = '" + second + "' WHERE id = '" + secondHolds.job() + "'");
-    db.execute("UPDATE pipeline_jobs SET status = 'cancelled', finished_at = now() WHERE id = '" + cancelled.job() + "'");
+    db.execute(
+        "UPDATE pipeline_jobs SET status = 'cancelled', finished_at = now() WHERE id = '" + cancelled.job() + "'");
     db.execute("UPDATE pipeline_jobs SET heartbeat_at = now() - interval '1 minute'");
 
     Future<JsonObject> blocked;
@@ -331,7 +342,8 @@ class BatchedCallsTest {
       awaitWaitingOnLock("pipeline_heartbeat_batch");
       onLoop(() -> {
         together.add(registry.heartbeat(heartbeat(first, "1.1.0", List.of(KIND), firstHolds, cancelled)));
-        together.add(registry.heartbeat(heartbeat(second, "2.0.0", List.of(KIND, "test/new-kind"), someoneElses, secondHolds)));
+        together.add(
+            registry.heartbeat(heartbeat(second, "2.0.0", List.of(KIND, "test/new-kind"), someoneElses, secondHolds)));
         together.add(registry.heartbeat(heartbeat(first, "1.2.0", List.of(KIND), firstHolds))); // the next batch: same worker
         return Future.succeededFuture();
       }).await(5, TimeUnit.SECONDS);
@@ -349,7 +361,8 @@ class BatchedCallsTest {
         .as("the lone one, the two workers together, then the first worker's second heartbeat").isEqualTo(3);
 
     // what the database holds matches what each worker heard
-    assertThat(db.text("SELECT string_agg(id::text, ',' ORDER BY id) FROM pipeline_jobs WHERE heartbeat_at > now() - interval '30 seconds'"))
+    assertThat(db.text(
+        "SELECT string_agg(id::text, ',' ORDER BY id) FROM pipeline_jobs WHERE heartbeat_at > now() - interval '30 seconds'"))
         .as("the leases that moved").isEqualTo(List.of(blocking.job(), firstHolds.job(), secondHolds.job()).stream()
             .map(UUID::toString).sorted().reduce((a, b) -> a + "," + b).orElseThrow());
     assertThat(db.text("SELECT version FROM pipeline_workers WHERE id = '" + first + "'")).isEqualTo("1.2.0");
@@ -361,7 +374,8 @@ class BatchedCallsTest {
   static JsonObject heartbeat(UUID worker, String version, List<String> kinds, Claimed... active) {
     return new JsonObject().put("workerId", worker.toString())
         .put("manifest", new io.shotstash.pipeline.contract.Manifest("hb", version, kinds, "1").toJson())
-        .put("activeJobIds", new io.vertx.core.json.JsonArray(java.util.Arrays.stream(active).map(a -> a.job().toString()).toList()))
+        .put("activeJobIds",
+            new io.vertx.core.json.JsonArray(java.util.Arrays.stream(active).map(a -> a.job().toString()).toList()))
         .put("previousKinds", new io.vertx.core.json.JsonArray(kinds));
   }
 
@@ -400,10 +414,12 @@ class BatchedCallsTest {
     assertThat(answers.get(0).result().getString("status")).isEqualTo("done");
     assertThat(refusal(answers.get(1)).code()).isEqualTo("CLAIM_STALE");
     assertThat(answers.get(2).result().getString("status")).isEqualTo("done");
-    assertThat(db.text("SELECT storage_key FROM processed_versions WHERE job_id = '" + plain.job() + "'")).isEqualTo(keys.get(0));
+    assertThat(db.text("SELECT storage_key FROM processed_versions WHERE job_id = '" + plain.job() + "'"))
+        .isEqualTo(keys.get(0));
     assertThat(db.text("SELECT storage_key FROM processed_versions WHERE job_id = '" + replacing.job() + "'"))
         .isEqualTo(keys.get(2));
-    assertThat(db.text("SELECT size::text FROM processed_versions WHERE job_id = '" + replacing.job() + "'")).isEqualTo("8");
+    assertThat(db.text("SELECT size::text FROM processed_versions WHERE job_id = '" + replacing.job() + "'"))
+        .isEqualTo("8");
     // the refused call's bytes are gone before it hears the refusal; the replaced output goes too
     assertThat(media.resolve(keys.get(1))).doesNotExist();
     assertEventually(() -> !Files.exists(media.resolve(replaced)), "the replaced output is deleted");

@@ -133,7 +133,8 @@ class CancelAndTrashTest extends WithPipelineHarness {
 
     h.sweep();
     for (String job : List.of(queued, claimed)) {
-      assertThat(row(job, "status, error, finished_at IS NOT NULL")).as(job).containsExactly("cancelled", "file trashed", true);
+      assertThat(row(job, "status, error, finished_at IS NOT NULL")).as(job).containsExactly("cancelled",
+          "file trashed", true);
       assertThat(h.job(job).getString("state")).isEqualTo("cancelled");
     }
     assertThat(output).as("the sweeper deletes the cancelled job's output").doesNotExist();

@@ -105,8 +105,9 @@ class DatabaseRestartTest {
 
     // the pools reconnect by themselves
     h.eventually("ready again", () -> h.app.client().get("/ready").send().await().statusCode() == 200);
-    h.eventually("the REST API answers", () -> h.app.client().get("/api/auth/me").bearerTokenAuthentication(h.adminToken)
-        .send().await().statusCode() == 200);
+    h.eventually("the REST API answers",
+        () -> h.app.client().get("/api/auth/me").bearerTokenAuthentication(h.adminToken)
+            .send().await().statusCode() == 200);
     h.eventually("the contract answers", () -> worker.next().statusCode() == 204);
   }
 
@@ -196,13 +197,15 @@ class DatabaseRestartTest {
         + "AND attempts >= max_attempts");
     assertThat(done + failed).isEqualTo(JOBS);
     assertThat(h.number("SELECT count(*) FROM pipeline_jobs j WHERE j.kind LIKE 'soak/%' AND j.status = 'done' "
-        + "AND (j.version_id IS NULL OR (SELECT count(*) FROM processed_versions v WHERE v.job_id = j.id) <> 1)")).isZero();
+        + "AND (j.version_id IS NULL OR (SELECT count(*) FROM processed_versions v WHERE v.job_id = j.id) <> 1)"))
+        .isZero();
     assertThat(h.number("SELECT count(*) FROM processed_versions v JOIN pipeline_jobs j ON j.id = v.job_id "
         + "WHERE j.kind LIKE 'soak/%'")).isEqualTo(done);
     // no worker was told "done" for a job that is not done
     assertThat(ledger.toldDone).hasSize((int) done);
     assertThat(h.number("SELECT count(*) FROM pipeline_jobs WHERE kind LIKE 'soak/%' AND status = 'done' AND id IN ("
-        + String.join(",", ledger.toldDone.keySet().stream().map(id -> "'" + id + "'").toList()) + ")")).isEqualTo(done);
+        + String.join(",", ledger.toldDone.keySet().stream().map(id -> "'" + id + "'").toList()) + ")"))
+        .isEqualTo(done);
     // the faults really happened
     assertThat(ledger.outageAnswers.get() + ledger.staleClaims.get() + ledger.abandoned.get()).isPositive();
     System.out.printf("soak: %d done, %d failed; %d answers during the outage, %d stale claims, %d abandoned%n",
@@ -211,7 +214,8 @@ class DatabaseRestartTest {
 
   private static long openJobs() {
     try {
-      return h.number("SELECT count(*) FROM pipeline_jobs WHERE kind LIKE 'soak/%' AND status NOT IN ('done', 'failed')");
+      return h
+          .number("SELECT count(*) FROM pipeline_jobs WHERE kind LIKE 'soak/%' AND status NOT IN ('done', 'failed')");
     } catch (IllegalStateException e) {
       return -1; // the server is restarting
     }

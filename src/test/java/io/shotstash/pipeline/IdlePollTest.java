@@ -44,9 +44,11 @@ class IdlePollTest extends WithPipelineHarness {
       Future<HttpResponse<Buffer>> blocked = null;
       try {
         if (control != null) {
-          blocked = control.http.post(PipelineHarness.BASE + "/jobs/next").putHeader("X-Worker-Token", control.token).send();
-          h.eventually("the control poll's claim waits on the lock", () -> h.number("SELECT count(*) FROM pg_stat_activity "
-              + "WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE OF j SKIP LOCKED%'") == 1);
+          blocked =
+              control.http.post(PipelineHarness.BASE + "/jobs/next").putHeader("X-Worker-Token", control.token).send();
+          h.eventually("the control poll's claim waits on the lock",
+              () -> h.number("SELECT count(*) FROM pg_stat_activity "
+                  + "WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE OF j SKIP LOCKED%'") == 1);
           assertThat(blocked.isComplete()).isFalse();
         }
         for (int i = 0; i < count; i++) {

@@ -75,7 +75,8 @@ class LeaseTest extends WithPipelineHarness {
     assertThat(third.attempt()).isEqualTo(3);
     h.expireLease(job);
     h.sweep();
-    assertThat(row(job, "status, attempts, error")).containsExactly("failed", 3, "The worker stopped sending heartbeats");
+    assertThat(row(job, "status, attempts, error")).containsExactly("failed", 3,
+        "The worker stopped sending heartbeats");
     assertThat(row(job, "finished_at IS NOT NULL").get(0)).isEqualTo(true);
     JsonObject view = h.job(job);
     assertThat(view.getString("status")).isEqualTo("failed");
@@ -180,7 +181,8 @@ class LeaseTest extends WithPipelineHarness {
     Claim claim = w.claim();
     Path tmp = h.app.dataDir().resolve("media").resolve("tmp");
     String leaseAge = "SELECT extract(epoch FROM now() - heartbeat_at) FROM pipeline_jobs WHERE id = '" + job + "'";
-    String eightySecondsAgo = "UPDATE pipeline_jobs SET heartbeat_at = now() - interval '80 seconds' WHERE id = '" + job + "'";
+    String eightySecondsAgo =
+        "UPDATE pipeline_jobs SET heartbeat_at = now() - interval '80 seconds' WHERE id = '" + job + "'";
 
     h.sql(eightySecondsAgo);
     assertThat(w.progress(claim, 1).statusCode()).isEqualTo(200);
@@ -241,7 +243,8 @@ class LeaseTest extends WithPipelineHarness {
     assertThat(beat.statusCode()).as(beat.bodyAsString()).isEqualTo(200);
     assertThat(beat.bodyAsJsonObject().getInteger("contract")).isEqualTo(1);
     assertThat(PipelineHarness.lostJobIds(beat)).containsExactly(requeued, unknown);
-    assertThat(h.decimal("SELECT extract(epoch FROM now() - heartbeat_at) FROM pipeline_jobs WHERE id = '" + held + "'"))
+    assertThat(
+        h.decimal("SELECT extract(epoch FROM now() - heartbeat_at) FROM pipeline_jobs WHERE id = '" + held + "'"))
         .as("the lease moved").isLessThan(30.0);
     assertThat(h.seq(held)).as("heartbeats do not move seq").isEqualTo(seqBefore);
     assertThat(row(requeued, "status, worker_id, claim_token_hash")).containsExactly("queued", null, null);

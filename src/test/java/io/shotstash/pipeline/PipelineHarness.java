@@ -102,7 +102,8 @@ final class PipelineHarness implements AutoCloseable {
   }
 
   static JsonObject manifest(String name, List<String> kinds) {
-    return new JsonObject().put("name", name).put("version", "1.0.0").put("kinds", new JsonArray(kinds)).put("contract", 1);
+    return new JsonObject().put("name", name).put("version", "1.0.0").put("kinds", new JsonArray(kinds)).put("contract",
+        1);
   }
 
   /** A claim answered by jobs/next. */
@@ -229,7 +230,8 @@ final class PipelineHarness implements AutoCloseable {
 
   /** The job view people read (status, derived state, seq...). */
   JsonObject job(String jobId) {
-    return Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.JOB, new JsonObject().put("jobId", jobId)).await();
+    return Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.JOB, new JsonObject().put("jobId", jobId))
+        .await();
   }
 
   long seq(String jobId) {
@@ -237,7 +239,8 @@ final class PipelineHarness implements AutoCloseable {
   }
 
   JsonObject cancel(String jobId) {
-    return Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.CANCEL, new JsonObject().put("jobId", jobId)).await();
+    return Requests
+        .ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.CANCEL, new JsonObject().put("jobId", jobId)).await();
   }
 
   JsonObject trash(String fileId) {
@@ -260,7 +263,8 @@ final class PipelineHarness implements AutoCloseable {
    */
   JsonObject sweep() {
     for (int i = 0; i < 200; i++) {
-      JsonObject report = app.vertx().eventBus().<JsonObject>request(Addresses.PIPELINE_SWEEP, new JsonObject()).await().body();
+      JsonObject report =
+          app.vertx().eventBus().<JsonObject>request(Addresses.PIPELINE_SWEEP, new JsonObject()).await().body();
       if (!report.getBoolean("skipped", false)) {
         return report;
       }
@@ -351,7 +355,8 @@ final class PipelineHarness implements AutoCloseable {
   }
 
   List<List<Object>> rows(String query) {
-    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+    try (Connection c = Database.connect(app.db().url());
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(query)) {
       int columns = rs.getMetaData().getColumnCount();
       List<List<Object>> out = new ArrayList<>();

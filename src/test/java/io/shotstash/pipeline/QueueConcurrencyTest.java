@@ -172,14 +172,16 @@ class QueueConcurrencyTest {
     // no job was handed to two workers, and every job was handed out
     Map<String, List<String>> holders = new HashMap<>();
     workers.forEach(w -> w.claimed.forEach(id -> holders.computeIfAbsent(id, x -> new ArrayList<>()).add(w.name)));
-    assertThat(holders.entrySet().stream().filter(e -> e.getValue().size() > 1).map(e -> e.getKey() + " " + e.getValue()).toList())
+    assertThat(holders.entrySet().stream().filter(e -> e.getValue().size() > 1)
+        .map(e -> e.getKey() + " " + e.getValue()).toList())
         .as("jobs handed to two workers (or twice to one)").isEmpty();
     assertThat(expectedInput.keySet().stream().filter(id -> !holders.containsKey(id)).toList())
         .as("jobs never handed out").isEmpty();
 
     // every job is done, once, with one processed version: the output its worker sent
     String mine = "kind LIKE '" + ns + "/%'";
-    assertThat(h.rows("SELECT status, attempts, count(*) FROM pipeline_jobs WHERE " + mine + " GROUP BY status, attempts"))
+    assertThat(
+        h.rows("SELECT status, attempts, count(*) FROM pipeline_jobs WHERE " + mine + " GROUP BY status, attempts"))
         .as("status, attempts, jobs").containsExactly(List.of("done", 1, (long) JOBS));
     assertThat(h.number("SELECT count(*) FROM pipeline_jobs j WHERE " + mine
         + " AND (SELECT count(*) FROM processed_versions v WHERE v.job_id = j.id) <> 1"))
@@ -187,7 +189,8 @@ class QueueConcurrencyTest {
     assertThat(h.number("SELECT count(*) FROM processed_versions WHERE " + mine)).isEqualTo(JOBS);
     assertThat(h.number("SELECT count(*) FROM pipeline_jobs j JOIN processed_versions v ON v.id = j.version_id "
         + "AND v.job_id = j.id AND v.file_id = j.file_id AND v.kind = j.kind AND v.attempt = 1 WHERE j." + mine
-        + " AND j.progress = 100 AND j.finished_at IS NOT NULL")).as("done jobs pointing at their own version").isEqualTo(JOBS);
+        + " AND j.progress = 100 AND j.finished_at IS NOT NULL")).as("done jobs pointing at their own version")
+        .isEqualTo(JOBS);
     Map<String, String> toldDone = new HashMap<>();
     workers.forEach(w -> toldDone.putAll(w.toldDone));
     assertThat(toldDone).hasSize(JOBS);
@@ -198,13 +201,15 @@ class QueueConcurrencyTest {
       String expected = output(jobId);
       if (!row.get(1).equals(toldDone.get(jobId))) {
         wrongOutputs.add(jobId + ": version " + row.get(1) + ", its worker was told " + toldDone.get(jobId));
-      } else if (((Number) row.get(3)).longValue() != expected.length() || !expected.equals(read((String) row.get(2)))) {
+      } else if (((Number) row.get(3)).longValue() != expected.length()
+          || !expected.equals(read((String) row.get(2)))) {
         wrongOutputs.add(jobId + ": stored " + read((String) row.get(2)));
       }
     }
     assertThat(wrongOutputs).as("versions whose id or bytes are not what their worker sent and heard").isEmpty();
     int most = workers.stream().mapToInt(w -> w.claimed.size()).max().orElse(0);
-    System.out.printf("%s: %d jobs by %d workers, at most %d by one worker%n", ns, holders.size(), workers.size(), most);
+    System.out.printf("%s: %d jobs by %d workers, at most %d by one worker%n", ns, holders.size(), workers.size(),
+        most);
   }
 
   /**
@@ -216,13 +221,15 @@ class QueueConcurrencyTest {
     h.sql("WITH src AS (SELECT array_agg(storage_key ORDER BY name) AS keys, array_agg(size ORDER BY name) AS sizes "
         + "  FROM media_files WHERE name LIKE 'source-%'), "
         + "f AS (INSERT INTO media_files (id, name, mime_type, size, storage_key) "
-        + "  SELECT gen_random_uuid(), '" + ns + "-' || g || '.txt', 'text/plain', src.sizes[1 + g % 4], src.keys[1 + g % 4] "
+        + "  SELECT gen_random_uuid(), '" + ns
+        + "-' || g || '.txt', 'text/plain', src.sizes[1 + g % 4], src.keys[1 + g % 4] "
         + "  FROM src, generate_series(1, " + FILES + ") g RETURNING id) "
         + "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), f.id, '" + ns + "/k' || k "
         + "FROM f CROSS JOIN generate_series(0, " + (KINDS - 1) + ") k");
     Map<String, String> expected = new HashMap<>();
-    for (List<Object> row : h.rows("SELECT j.id::text, f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
-        + "WHERE j.kind LIKE '" + ns + "/%' AND j.status = 'queued'")) {
+    for (List<Object> row : h
+        .rows("SELECT j.id::text, f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
+            + "WHERE j.kind LIKE '" + ns + "/%' AND j.status = 'queued'")) {
       expected.put((String) row.get(0), CONTENT.get((String) row.get(1)));
     }
     assertThat(expected).hasSize(JOBS).doesNotContainValue(null);
@@ -331,7 +338,8 @@ class QueueConcurrencyTest {
           return Future.succeededFuture(false);
         }
         if (next.statusCode() != 200) {
-          return Future.failedFuture(new AssertionError(name + " jobs/next: " + next.statusCode() + " " + next.bodyAsString()));
+          return Future
+              .failedFuture(new AssertionError(name + " jobs/next: " + next.statusCode() + " " + next.bodyAsString()));
         }
         JsonObject job = next.bodyAsJsonObject().getJsonObject("job");
         String id = job.getString("id");
@@ -350,8 +358,10 @@ class QueueConcurrencyTest {
             .compose(in -> {
               AssertionError bad = checkInput(id, in.bodyAsString(StandardCharsets.UTF_8.name()));
               return bad != null ? Future.failedFuture(bad)
-                  : web.put(BASE + "/jobs/" + id + "/output").putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", claim)
-                      .putHeader("Content-Type", "text/plain").putHeader("X-Output-Ext", "txt").timeout(60_000).sendBuffer(out);
+                  : web.put(BASE + "/jobs/" + id + "/output").putHeader("X-Worker-Token", token)
+                      .putHeader("X-Claim-Token", claim)
+                      .putHeader("Content-Type", "text/plain").putHeader("X-Output-Ext", "txt").timeout(60_000)
+                      .sendBuffer(out);
             })
             .compose(o -> expect("output", 200, o))
             .compose(o -> web.post(BASE + "/jobs/" + id + "/complete").putHeader("X-Worker-Token", token)
@@ -426,17 +436,20 @@ class QueueConcurrencyTest {
                 .compose(file -> vertx.fileSystem().readFile(storage.path(file.getString("storageKey")).toString()))
                 .compose(input -> {
                   AssertionError bad = checkInput(id, input.toString(StandardCharsets.UTF_8));
-                  return bad != null ? Future.failedFuture(bad) : vertx.fileSystem().writeFile(outputFile.toString(), out);
+                  return bad != null ? Future.failedFuture(bad)
+                      : vertx.fileSystem().writeFile(outputFile.toString(), out);
                 })
                 .compose(v -> OutputRules.claimCheckedFirst(out.length(), false)
                     ? ask(QueueActions.BEGIN_OUTPUT, claim).mapEmpty() : Future.succeededFuture())
-                .compose(v -> vertx.fileSystem().open(outputFile.toString(), new OpenOptions().setRead(true).setWrite(false)))
+                .compose(v -> vertx.fileSystem().open(outputFile.toString(),
+                    new OpenOptions().setRead(true).setWrite(false)))
                 .compose(in -> {
                   in.pause();
                   return storage.write(key, in, 1 << 20, out.length()).eventually(() -> in.close().otherwiseEmpty());
                 })
                 .compose(written -> ask(QueueActions.RECORD_OUTPUT, claim.copy().put("versionId", versionId)
-                    .put("storageKey", key).put("mimeType", "text/plain").put("ext", "txt").put("size", written.size())))
+                    .put("storageKey", key).put("mimeType", "text/plain").put("ext", "txt")
+                    .put("size", written.size())))
                 .compose(recorded -> ask(QueueActions.COMPLETE, claim))
                 .compose(done -> {
                   if (!"done".equals(done.getString("status")) || !versionId.equals(done.getString("versionId"))) {

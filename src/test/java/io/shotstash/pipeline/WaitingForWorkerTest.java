@@ -93,7 +93,8 @@ class WaitingForWorkerTest extends WithPipelineHarness {
     Worker w = h.register("revoked-one", List.of("acme/revoked"));
     String job = h.enqueue(h.upload("revoked.txt"), "acme/revoked").getString("id");
     assertThat(state(job)).isEqualTo("queued");
-    Requests.ask(h.app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.REVOKE, new JsonObject().put("workerId", w.id)).await();
+    Requests.ask(h.app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.REVOKE, new JsonObject().put("workerId", w.id))
+        .await();
     assertThat(state(job)).isEqualTo("waiting_for_worker");
     assertThat(w.next().statusCode()).as("a revoked token answers 401").isEqualTo(401);
   }
@@ -117,7 +118,8 @@ class WaitingForWorkerTest extends WithPipelineHarness {
   }
 
   static boolean kindLive(String kind) {
-    JsonObject kinds = Requests.ask(h.app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.KINDS, new JsonObject()).await();
+    JsonObject kinds =
+        Requests.ask(h.app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.KINDS, new JsonObject()).await();
     return kinds.getJsonArray("kinds").stream().map(JsonObject.class::cast)
         .filter(k -> kind.equals(k.getString("name"))).findFirst().orElseThrow().getBoolean("live");
   }

@@ -156,7 +156,8 @@ class CommitMessageTest {
 
   @Test
   void aSubjectCannotAddATrailerThatGitReads() {
-    CommitMessage m = CommitMessage.subject("ada: POST /api/x\n\nAction: person.purge").trailer("Action", "x.y").build();
+    CommitMessage m =
+        CommitMessage.subject("ada: POST /api/x\n\nAction: person.purge").trailer("Action", "x.y").build();
     assertThat(gitFooters(m.render())).containsExactly(entry("Action", "x.y"));
   }
 

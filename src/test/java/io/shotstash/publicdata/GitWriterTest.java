@@ -70,10 +70,12 @@ class GitWriterTest {
   void start() {
     db = TestDatabase.create();
     db.migrate();
-    db.execute("CREATE TABLE test_deferred (id int PRIMARY KEY, parent int REFERENCES test_deferred (id) DEFERRABLE INITIALLY DEFERRED)");
+    db.execute(
+        "CREATE TABLE test_deferred (id int PRIMARY KEY, parent int REFERENCES test_deferred (id) DEFERRABLE INITIALLY DEFERRED)");
     vertx = Vertx.vertx();
-    Config config = Config.load(Map.of("DATABASE_URL", "postgresql://postgres@" + db.url().host() + ":" + db.url().port()
-        + "/" + db.url().database(), "SHOTSTASH_DB_POOL_SIZE", "4"));
+    Config config =
+        Config.load(Map.of("DATABASE_URL", "postgresql://postgres@" + db.url().host() + ":" + db.url().port()
+            + "/" + db.url().database(), "SHOTSTASH_DB_POOL_SIZE", "4"));
     pool = Database.pool(vertx, config);
     Attribution attribution = new Attribution("codeforphilly.org");
     repository = DataRepository.openOrInit(tmp.resolve("public.git"), "published", Sheet.templates(),
@@ -85,7 +87,8 @@ class GitWriterTest {
       handlers.put(h.action(), h);
     }
     GitTreeWriter git = new GitTreeWriter(repository.repository(), "published");
-    vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec, attribution, handlers, "node-a")).await();
+    vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec, attribution, handlers, "node-a"))
+        .await();
     writes = new PublicDataClient(vertx);
   }
 
@@ -100,10 +103,11 @@ class GitWriterTest {
 
   List<WriteHandler> testRules() {
     return List.of(
-        WriteHandler.of("test.put", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd, tx ->
-            tx.preparedQuery("INSERT INTO private_profiles (person_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING")
-                .execute(Tuple.of(UUID.randomUUID(), "secret-" + cmd.params().getString("slug") + "@private.example"))))),
-        WriteHandler.of("test.refuse", (ctx, cmd) -> Future.failedFuture(ApiError.conflict("nope", "refused on purpose").toException())),
+        WriteHandler.of("test.put", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd, tx -> tx
+            .preparedQuery("INSERT INTO private_profiles (person_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+            .execute(Tuple.of(UUID.randomUUID(), "secret-" + cmd.params().getString("slug") + "@private.example"))))),
+        WriteHandler.of("test.refuse",
+            (ctx, cmd) -> Future.failedFuture(ApiError.conflict("nope", "refused on purpose").toException())),
         WriteHandler.of("test.noop", (ctx, cmd) -> Future.succeededFuture(WritePlan.noChange(s -> new JsonObject()))),
         WriteHandler.of("test.private-fails", (ctx, cmd) -> Future.succeededFuture(putPerson(ctx, cmd,
             tx -> tx.query("INSERT INTO no_such_table VALUES (1)").execute()))),
@@ -112,11 +116,13 @@ class GitWriterTest {
   }
 
   /** Puts people/<slug>.toml; the person's id is stable per slug so a repeat is a no-op. */
-  static WritePlan putPerson(WriteContext ctx, WriteCommand cmd, Function<io.vertx.sqlclient.SqlConnection, Future<?>> priv) {
+  static WritePlan putPerson(WriteContext ctx, WriteCommand cmd,
+      Function<io.vertx.sqlclient.SqlConnection, Future<?>> priv) {
     String slug = cmd.params().getString("slug");
     Instant created = Instant.parse("2026-01-01T00:00:00Z");
     Person p = new Person(UUID.nameUUIDFromBytes(slug.getBytes(StandardCharsets.UTF_8)).toString(), null, slug,
-        cmd.params().getString("fullName", "Person " + slug), null, null, "user", null, null, null, null, null, created, created);
+        cmd.params().getString("fullName", "Person " + slug), null, null, "user", null, null, null, null, null, created,
+        created);
     CommitMessage message = Attribution.actorTrailers(
         Attribution.message(cmd, "test.put", "person", p.id(), p.slug()).body("put " + slug), cmd.actor()).build();
     return new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, slug, p)), priv, message,
@@ -124,7 +130,8 @@ class GitWriterTest {
   }
 
   Future<JsonObject> send(String action, String slug) {
-    return writes.write(new WriteCommand(action, ALICE, "POST", "/api/test/" + slug + "?x=1", new JsonObject().put("slug", slug)));
+    return writes.write(
+        new WriteCommand(action, ALICE, "POST", "/api/test/" + slug + "?x=1", new JsonObject().put("slug", slug)));
   }
 
   List<RevCommit> history() throws Exception {

@@ -336,7 +336,7 @@ class PublicStateLoaderTest {
       }
       for (Sheet.Index index : sheet.indexes()) {
         Set<String> values = new HashSet<>();
-        for (PublicState s : new PublicState[] {actual, expected}) {
+        for (PublicState s : new PublicState[]{actual, expected}) {
           for (String key : s.keys(sheet)) {
             values.add(index.key().apply(key, s.get(sheet, key, Object.class)));
           }

@@ -39,8 +39,8 @@ class SortedArraysTest {
     assertThat(view.containsKey(7)).isFalse();
     assertThat(view.firstKey()).isEqualTo("ada");
     assertThat(view.lastKey()).isEqualTo("eve");
-    for (String[] bounds : List.of(new String[] {"b", "d"}, new String[] {"bob", "dee"}, new String[] {"a", "z"},
-        new String[] {"c", "c"}, new String[] {"zz", "zzz"})) {
+    for (String[] bounds : List.of(new String[]{"b", "d"}, new String[]{"bob", "dee"}, new String[]{"a", "z"},
+        new String[]{"c", "c"}, new String[]{"zz", "zzz"})) {
       assertThat(view.subMap(bounds[0], bounds[1])).isEqualTo(tree.subMap(bounds[0], bounds[1]));
       assertThat(view.headMap(bounds[1])).isEqualTo(tree.headMap(bounds[1]));
       assertThat(view.tailMap(bounds[0])).isEqualTo(tree.tailMap(bounds[0]));
@@ -66,7 +66,8 @@ class SortedArraysTest {
 
   @Test
   void pcollectionsBuildsTheSameTreesFromTheViews() {
-    assertThat(TreePMap.fromSortedMap(SortedArrays.map(KEYS, VALUES, KEYS.length))).isEqualTo(TreePMap.from(expected()));
+    assertThat(TreePMap.fromSortedMap(SortedArrays.map(KEYS, VALUES, KEYS.length)))
+        .isEqualTo(TreePMap.from(expected()));
     assertThat(TreePSet.fromSortedSet(SortedArrays.set(KEYS, 0, KEYS.length))).isEqualTo(TreePSet.from(List.of(KEYS)));
   }
 }

@@ -58,8 +58,10 @@ class StateSnapshotTest {
         NOW, "# Hi\n\nA body with +++ and \"quotes\".\n")));
     SpamPurge purge = new SpamPurge("sp-1", "id-gone", "gone", "Gone Person", 42L, "gone-gh", "agent-bot", "g-1",
         "Posted links", List.of("links"), List.of(new SpamPurge.Evidence("person", null, null, "gone", null, "bio",
-            "people/gone.toml"), new SpamPurge.Evidence("project-update", "maps", 3, null, null, null,
-            "project-updates/maps/3.toml")), "abc123", NOW, true, null, null);
+            "people/gone.toml"),
+            new SpamPurge.Evidence("project-update", "maps", 3, null, null, null,
+                "project-updates/maps/3.toml")),
+        "abc123", NOW, true, null, null);
     records.add(RecordChange.put(Sheet.SPAM_PURGES, purge.id(), purge));
     PersonEvaluation vote = new PersonEvaluation("gone", "agent-bot", "spam", "Links.", List.of("agent", "links"), 0.75,
         NOW.minusSeconds(60));
@@ -70,7 +72,8 @@ class StateSnapshotTest {
   private ObjectId commit(List<RecordChange> records) {
     List<PathChange> paths = new ArrayList<>();
     for (RecordChange c : records) {
-      paths.add(c.isDelete() ? PathChange.delete(c.path()) : PathChange.put(c.path(), codec.encode(c.sheet(), c.record())));
+      paths.add(
+          c.isDelete() ? PathChange.delete(c.path()) : PathChange.put(c.path(), codec.encode(c.sheet(), c.record())));
     }
     CommitResult result = git.commit(repository.head(), paths, ATTRIBUTION.ident(Actor.SYSTEM, NOW), "test: records\n");
     assertThat(result).isInstanceOf(CommitResult.Committed.class);
@@ -118,7 +121,8 @@ class StateSnapshotTest {
     Person edited = new Person(someone.id(), someone.legacyId(), someone.slug(), "Edited Name", someone.bio(),
         someone.avatarKey(), someone.accountLevel(), someone.agent(), someone.githubUserId(), someone.githubLogin(),
         someone.deletedAt(), someone.deactivatedBy(), someone.createdAt(), NOW);
-    commit(List.of(RecordChange.put(Sheet.PEOPLE, edited.slug(), edited), RecordChange.delete(Sheet.BLOG_POSTS, "hello")));
+    commit(
+        List.of(RecordChange.put(Sheet.PEOPLE, edited.slug(), edited), RecordChange.delete(Sheet.BLOG_POSTS, "hello")));
     assertThat(snapshots.holds(file, repository.head().name())).isFalse();
 
     PublicStateLoader.Loaded loaded = loader.loadHead(snapshots.load(file));
@@ -158,7 +162,8 @@ class StateSnapshotTest {
     int fingerprintAt = formatAt + 4 + 4;
     otherBuild[fingerprintAt] = (byte) (fingerprint[0] == 'a' ? 'b' : 'a');
     Files.write(file, otherBuild);
-    assertThat(snapshots.load(file).unusable()).isEqualTo("the snapshot was written by a build with other record classes");
+    assertThat(snapshots.load(file).unusable())
+        .isEqualTo("the snapshot was written by a build with other record classes");
 
     Files.writeString(file, "not a snapshot at all");
     assertThat(snapshots.load(file).unusable()).isNotNull();

@@ -45,13 +45,15 @@ class TomlCodecTest {
    */
   static Stream<Arguments> fullRecords() {
     return Stream.of(
-        Arguments.of(Sheet.PEOPLE, new Person("p-1", "legacy-7", "jane-doe", "Jane Doe", "Bio with 'quotes' and \"more\"",
-            "avatars/jane.png", "administrator", null, 4242L, "janedoe", T1, "admin-slug", T2, T3)),
+        Arguments.of(Sheet.PEOPLE,
+            new Person("p-1", "legacy-7", "jane-doe", "Jane Doe", "Bio with 'quotes' and \"more\"",
+                "avatars/jane.png", "administrator", null, 4242L, "janedoe", T1, "admin-slug", T2, T3)),
         Arguments.of(Sheet.PROJECTS, new Project("pr-1", "open-maps", "Open Maps", "A summary", "A long\noverview",
             "prototyping", "p-1", "p-2", T1, T2, T3)),
         Arguments.of(Sheet.PROJECT_MEMBERSHIPS, new ProjectMembership("pr-1", "p-1", "open-maps", "jane-doe", "Lead",
             true, T1)),
-        Arguments.of(Sheet.PROJECT_UPDATES, new ProjectUpdate("u-1", "pr-1", "p-1", 7, "We shipped.\n\nMore soon.", T1)),
+        Arguments.of(Sheet.PROJECT_UPDATES,
+            new ProjectUpdate("u-1", "pr-1", "p-1", 7, "We shipped.\n\nMore soon.", T1)),
         Arguments.of(Sheet.PROJECT_BUZZ, new ProjectBuzz("b-1", "pr-1", "p-1", "in-the-news", "In the news",
             "https://example.org/a?b=c", "Summary", T1)),
         Arguments.of(Sheet.HELP_WANTED_ROLES, new HelpWantedRole("r-1", "pr-1", "p-1", "Designer", "Draw things",
@@ -66,7 +68,7 @@ class TomlCodecTest {
         Arguments.of(Sheet.SPAM_PURGES, new SpamPurge("sp-1", "p-9", "spammer", "Spam Mer", 99L, "spammer-gh",
             "human-admin", "g-1", "Posted spam", List.of("links", "bulk"),
             List.of(new SpamPurge.Evidence("project-update", "open-maps", 3, "upd", "r-1", "body",
-                    "project-updates/open-maps/3.toml"),
+                "project-updates/open-maps/3.toml"),
                 new SpamPurge.Evidence("person", null, null, null, null, "bio", "people/spammer.toml")),
             "0123456789abcdef0123456789abcdef01234567", T1, true, T2, "admin-slug")));
   }
@@ -162,7 +164,7 @@ class TomlCodecTest {
 
   @Test
   void aMembershipMaintainerFlagRoundTripsBothWays() {
-    for (boolean flag : new boolean[] {true, false}) {
+    for (boolean flag : new boolean[]{true, false}) {
       ProjectMembership m = new ProjectMembership("pr-1", "p-1", "open-maps", "jane-doe", null, flag, T1);
       String text = codec.encodeToString(Sheet.PROJECT_MEMBERSHIPS, m);
       assertThat(text).contains("isMaintainer = " + flag + "\n");

@@ -39,12 +39,12 @@ class SlidingWindowTest {
   /** Three events at T0, T0+10s, T0+20s with a limit of 3 per minute; the 4th attempt at {@code askedAt}. */
   @ParameterizedTest(name = "asked at +{0} ms → retry after {1} s")
   @CsvSource({
-      "20000, 40",  // oldest leaves at +60000: 40 s exactly
-      "20001, 40",  // 39.999 s rounds up
-      "30500, 30",  // 29.5 s rounds up
-      "59000, 1",   // 1 s exactly
-      "59001, 1",   // 0.999 s is still at least 1
-      "59999, 1"})  // 1 ms is still at least 1
+      "20000, 40", // oldest leaves at +60000: 40 s exactly
+      "20001, 40", // 39.999 s rounds up
+      "30500, 30", // 29.5 s rounds up
+      "59000, 1", // 1 s exactly
+      "59001, 1", // 0.999 s is still at least 1
+      "59999, 1"}) // 1 ms is still at least 1
   void retryAfterIsTheWholeSecondsUntilTheOldestCountedEventLeaves(long askedAt, int seconds) {
     window.tryAcquire("k", 3, MINUTE, T0);
     window.tryAcquire("k", 3, MINUTE, T0 + 10_000);

@@ -98,7 +98,8 @@ public final class ClusterNodes implements AutoCloseable {
       ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()));
       Map<String, String> env = pb.environment();
-      env.keySet().removeIf(k -> k.startsWith("SHOTSTASH_") || k.equals("DATABASE_URL") || k.equals("WORKER_BOOTSTRAP_TOKEN"));
+      env.keySet()
+          .removeIf(k -> k.startsWith("SHOTSTASH_") || k.equals("DATABASE_URL") || k.equals("WORKER_BOOTSTRAP_TOKEN"));
       env.put("DATABASE_URL", db.databaseUrl());
       env.put("SHOTSTASH_HTTP_HOST", "127.0.0.1");
       env.put("SHOTSTASH_HTTP_PORT", Integer.toString(httpPort));
@@ -197,7 +198,8 @@ public final class ClusterNodes implements AutoCloseable {
     /** {@code data} of GET /api/v1/status as the administrator, or null when the node does not answer. */
     public JsonObject status(String adminToken) {
       try {
-        HttpResponse<Buffer> r = http.get("/api/v1/status").bearerTokenAuthentication(adminToken).timeout(3_000).send().await();
+        HttpResponse<Buffer> r =
+            http.get("/api/v1/status").bearerTokenAuthentication(adminToken).timeout(3_000).send().await();
         return r.statusCode() == 200 ? r.bodyAsJsonObject().getJsonObject("data") : null;
       } catch (Exception e) { // refused, reset or timed out: not answering (await rethrows checked failures as they are)
         return null;
@@ -304,7 +306,8 @@ public final class ClusterNodes implements AutoCloseable {
     eventually("node 0 to be ready", within, first::ready);
     HttpResponse<Buffer> r = first.http.post("/api/setup").putHeader("X-Setup-Token", SETUP_TOKEN)
         .sendJsonObject(new JsonObject().put("slug", "ada").put("fullName", "Ada Admin")
-            .put("email", "ada@example.org").put("password", ADMIN_PASSWORD)).await();
+            .put("email", "ada@example.org").put("password", ADMIN_PASSWORD))
+        .await();
     if (r.statusCode() != 201) {
       throw new IllegalStateException("setup failed: " + r.bodyAsString());
     }

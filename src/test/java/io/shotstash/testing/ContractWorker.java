@@ -52,7 +52,8 @@ public final class ContractWorker {
       ContractWorker w = new ContractWorker(app, bootstrapToken, manifest(name, kind));
       assertThat(w.register().status()).isEqualTo(201);
       HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(adminToken)
-          .addQueryParam("folderId", folderId).putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", "clip.mp4")
+          .addQueryParam("folderId", folderId).putHeader("Content-Type", "video/mp4")
+          .putHeader("X-File-Name", "clip.mp4")
           .sendBuffer(Buffer.buffer("not really a video")).await();
       assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
       String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
@@ -173,7 +174,8 @@ public final class ContractWorker {
 
   /** {@code POST workers/heartbeat} with the manifest and these job ids. */
   public Answer heartbeat(String... activeJobIds) {
-    return heartbeat(new JsonObject().put("manifest", manifest).put("activeJobIds", new JsonArray(List.of(activeJobIds))));
+    return heartbeat(
+        new JsonObject().put("manifest", manifest).put("activeJobIds", new JsonArray(List.of(activeJobIds))));
   }
 
   /** {@code POST workers/heartbeat} with this body. */
@@ -239,7 +241,8 @@ public final class ContractWorker {
   public Answer outputHeadOnly(String jobId, String claimToken, String contentType, String ext, long declaredLength) {
     HttpClientAgent http = vertx.createHttpClient();
     try {
-      HttpClientRequest req = http.request(HttpMethod.PUT, port, "127.0.0.1", BASE + "/jobs/" + jobId + "/output").await();
+      HttpClientRequest req =
+          http.request(HttpMethod.PUT, port, "127.0.0.1", BASE + "/jobs/" + jobId + "/output").await();
       if (token != null) {
         req.putHeader("X-Worker-Token", token);
       }
@@ -254,10 +257,10 @@ public final class ContractWorker {
       }
       req.putHeader("Content-Length", Long.toString(declaredLength));
       // the app closes the connection after answering: the unsent body is expected to fail
-      req.exceptionHandler(err -> { });
+      req.exceptionHandler(err -> {});
       // read the body on the event loop as soon as the answer arrives, before its bytes are delivered
-      Future<Answer> answer = req.response().compose(res -> res.body().map(body ->
-          new Answer(res.statusCode(), body, MultiMap.caseInsensitiveMultiMap().addAll(res.headers()))));
+      Future<Answer> answer = req.response().compose(res -> res.body()
+          .map(body -> new Answer(res.statusCode(), body, MultiMap.caseInsensitiveMultiMap().addAll(res.headers()))));
       req.sendHead().await();
       Answer a = answer.await();
       req.reset();

@@ -86,8 +86,9 @@ public class DataApi extends JsonApi {
   /** The file at {@code path} in {@code commit} (as {@code git show <commit>:<path>}), or null. */
   public String fileAt(ObjectId commit, String path) {
     return withRepository(repo -> {
-      try (RevWalk walk = new RevWalk(repo); TreeWalk tree = TreeWalk.forPath(repo, path,
-          walk.parseCommit(commit).getTree())) {
+      try (RevWalk walk = new RevWalk(repo);
+          TreeWalk tree = TreeWalk.forPath(repo, path,
+              walk.parseCommit(commit).getTree())) {
         return tree == null ? null : new String(repo.open(tree.getObjectId(0)).getBytes(), StandardCharsets.UTF_8);
       }
     });
@@ -114,7 +115,8 @@ public class DataApi extends JsonApi {
     withRepository(repo -> {
       List<PathChange> paths = new ArrayList<>();
       for (RecordChange c : changes) {
-        paths.add(c.isDelete() ? PathChange.delete(c.path()) : PathChange.put(c.path(), codec.encode(c.sheet(), c.record())));
+        paths.add(
+            c.isDelete() ? PathChange.delete(c.path()) : PathChange.put(c.path(), codec.encode(c.sheet(), c.record())));
       }
       try (GitTreeWriter writer = new GitTreeWriter(repo, app.config().dataBranch())) {
         PersonIdent ident = new PersonIdent("Test Harness", "harness" + NOREPLY, Instant.now(), ZoneOffset.UTC);

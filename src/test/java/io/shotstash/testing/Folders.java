@@ -17,7 +17,8 @@ public final class Folders {
   public static String create(WebClient client, String token, String name) {
     HttpResponse<Buffer> r = client.post("/graphql").bearerTokenAuthentication(token)
         .sendJsonObject(new JsonObject().put("query", "mutation($n: String!) { createFolder(name: $n) { id } }")
-            .put("variables", new JsonObject().put("n", name))).await();
+            .put("variables", new JsonObject().put("n", name)))
+        .await();
     JsonObject body = r.statusCode() == 200 ? r.bodyAsJsonObject() : null;
     JsonObject data = body == null ? null : body.getJsonObject("data");
     if (data == null || data.getJsonObject("createFolder") == null) {

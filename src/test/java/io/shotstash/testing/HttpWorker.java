@@ -45,7 +45,8 @@ public final class HttpWorker {
     HttpResponse<Buffer> r = w.client(node).post(PIPELINE + "/workers/register")
         .putHeader("X-Worker-Bootstrap-Token", ClusterNodes.BOOTSTRAP)
         .sendJsonObject(new JsonObject().put("manifest", new JsonObject().put("name", name).put("version", "1.0.0")
-            .put("kinds", new JsonArray().add(kind)).put("contract", 1))).await();
+            .put("kinds", new JsonArray().add(kind)).put("contract", 1)))
+        .await();
     if (r.statusCode() != 201) {
       throw new IllegalStateException("register " + name + ": " + r.statusCode() + " " + r.bodyAsString());
     }
@@ -103,7 +104,8 @@ public final class HttpWorker {
         return Future.succeededFuture(false);
       }
       if (r.statusCode() != 200) {
-        return Future.failedFuture(new AssertionError("jobs/next of " + name + ": " + r.statusCode() + " " + r.bodyAsString()));
+        return Future
+            .failedFuture(new AssertionError("jobs/next of " + name + ": " + r.statusCode() + " " + r.bodyAsString()));
       }
       JsonObject job = r.bodyAsJsonObject().getJsonObject("job");
       Claim claim = new Claim(job.getString("id"), job.getString("claimToken"));
@@ -113,9 +115,11 @@ public final class HttpWorker {
           .putHeader("X-Output-Ext", "txt").sendBuffer(Buffer.buffer("done " + claim.jobId()))
           .compose(out -> out.statusCode() == 200 ? client(node).post(PIPELINE + "/jobs/" + claim.jobId() + "/complete")
               .putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", claim.claimToken()).send()
-              : Future.failedFuture(new AssertionError("output of " + name + ": " + out.statusCode() + " " + out.bodyAsString())))
+              : Future.failedFuture(
+                  new AssertionError("output of " + name + ": " + out.statusCode() + " " + out.bodyAsString())))
           .compose(c -> c.statusCode() == 200 ? Future.succeededFuture(true)
-              : Future.failedFuture(new AssertionError("complete of " + name + ": " + c.statusCode() + " " + c.bodyAsString())));
+              : Future.failedFuture(
+                  new AssertionError("complete of " + name + ": " + c.statusCode() + " " + c.bodyAsString())));
     }).onComplete(ar -> {
       if (ar.failed()) {
         done.fail(ar.cause());

@@ -154,14 +154,17 @@ public final class PrivatePostgres implements AutoCloseable {
 
   /** Starts the server and waits until it accepts connections. */
   public void startServer() {
-    runAsOwner(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
-        "-o", "-h 127.0.0.1 -p " + port + " -k " + dir + " -c fsync=off -c max_connections=200", "-w", "-t", "60", "start"),
+    runAsOwner(
+        List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
+            "-o", "-h 127.0.0.1 -p " + port + " -k " + dir + " -c fsync=off -c max_connections=200", "-w", "-t", "60",
+            "start"),
         90);
   }
 
   /** A clean, fast shutdown (open connections are ended; what was committed stays). */
   public void stopServer() {
-    runAsOwner(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "-t", "60", "stop"), 90);
+    runAsOwner(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "-t", "60", "stop"),
+        90);
   }
 
   /** Stop, then start: what a restart of the database server looks like to the app. */

@@ -134,7 +134,8 @@ public final class TestApp implements AutoCloseable {
   public String setupAndLogin() {
     HttpResponse<Buffer> r = client.post("/api/setup").putHeader("X-Setup-Token", SETUP_TOKEN)
         .sendJsonObject(new JsonObject().put("slug", "ada").put("fullName", "Ada Admin")
-            .put("email", "ada@example.org").put("password", ADMIN_PASSWORD)).await();
+            .put("email", "ada@example.org").put("password", ADMIN_PASSWORD))
+        .await();
     if (r.statusCode() != 201) {
       throw new IllegalStateException("setup failed: " + r.bodyAsString());
     }
@@ -155,7 +156,8 @@ public final class TestApp implements AutoCloseable {
   public JsonObject createPerson(String adminToken, String slug, String level, String password) {
     HttpResponse<Buffer> r = client.post("/api/people").bearerTokenAuthentication(adminToken)
         .sendJsonObject(new JsonObject().put("slug", slug).put("fullName", "Person " + slug)
-            .put("email", slug + "@example.org").put("password", password).put("accountLevel", level)).await();
+            .put("email", slug + "@example.org").put("password", password).put("accountLevel", level))
+        .await();
     if (r.statusCode() != 201) {
       throw new IllegalStateException("create failed: " + r.bodyAsString());
     }

@@ -108,7 +108,8 @@ public final class TestDatabase implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "test-postgres-container"));
     System.err.println("[TestDatabase] PostgreSQL in a Testcontainers container at " + container.getHost() + ":"
         + container.getMappedPort(5432));
-    return new Config.DatabaseUrl(container.getHost(), container.getMappedPort(5432), "postgres", "postgres", "shotstash");
+    return new Config.DatabaseUrl(container.getHost(), container.getMappedPort(5432), "postgres", "postgres",
+        "shotstash");
   }
 
   /**
@@ -164,7 +165,9 @@ public final class TestDatabase implements AutoCloseable {
 
   /** The first column of the first row of a query, as text (null when no row or SQL null). */
   public String text(String query) {
-    try (Connection c = Database.connect(url); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+    try (Connection c = Database.connect(url);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
       return rs.next() ? rs.getString(1) : null;
     } catch (SQLException e) {
       throw new IllegalStateException(e);

@@ -65,7 +65,8 @@ public final class VoteStream {
     String member = members.get(attempts.size() % members.size());
     long start = System.nanoTime();
     node.http.post("/api/admin/members/" + member + "/vote").bearerTokenAuthentication(token).timeout(70_000)
-        .sendJsonObject(new JsonObject().put("verdict", attempts.size() % 2 == 0 ? "spam" : "legit").put("reasoning", marker))
+        .sendJsonObject(
+            new JsonObject().put("verdict", attempts.size() % 2 == 0 ? "spam" : "legit").put("reasoning", marker))
         .onComplete(ar -> {
           int status = ar.succeeded() ? ar.result().statusCode() : -1;
           String code = null;

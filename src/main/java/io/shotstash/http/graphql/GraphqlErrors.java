@@ -39,7 +39,8 @@ final class GraphqlErrors implements DataFetcherExceptionHandler, Instrumentatio
   static final String INTERNAL = "INTERNAL";
 
   @Override
-  public CompletableFuture<DataFetcherExceptionHandlerResult> handleException(DataFetcherExceptionHandlerParameters params) {
+  public CompletableFuture<DataFetcherExceptionHandlerResult> handleException(
+      DataFetcherExceptionHandlerParameters params) {
     Throwable failure = unwrap(params.getException());
     ApiError refusal = ApiError.from(failure);
     GraphqlErrorBuilder<?> builder = GraphqlErrorBuilder.newError(params.getDataFetchingEnvironment())
@@ -114,7 +115,8 @@ final class GraphqlErrors implements DataFetcherExceptionHandler, Instrumentatio
   }
 
   private static GraphQLError withCode(GraphQLError e) {
-    Map<String, Object> ext = e.getExtensions() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(e.getExtensions());
+    Map<String, Object> ext =
+        e.getExtensions() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(e.getExtensions());
     String code = codeOf(e.getErrorType());
     ext.put("code", code);
     String message = INTERNAL.equals(code) ? ApiError.internal().message() : e.getMessage();

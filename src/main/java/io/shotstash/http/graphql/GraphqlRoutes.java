@@ -151,7 +151,8 @@ public final class GraphqlRoutes {
     if (operationName == null || operationName.isEmpty()) {
       return ops.size() == 1 ? Optional.of(ops.get(0).getOperation()) : Optional.empty();
     }
-    return ops.stream().filter(o -> operationName.equals(o.getName())).findFirst().map(OperationDefinition::getOperation);
+    return ops.stream().filter(o -> operationName.equals(o.getName())).findFirst()
+        .map(OperationDefinition::getOperation);
   }
 
   /** Failures before or around execution (bad JSON, wrong method, body too large...), as GraphQL errors. */

@@ -51,7 +51,12 @@ final class GraphqlSocket {
   /** Operations running at once on one socket; one more is answered with an error message. */
   static final int MAX_OPERATIONS = 64;
 
-  private enum Phase { WAITING, INITIALISING, READY, CLOSED }
+  private enum Phase {
+    WAITING,
+    INITIALISING,
+    READY,
+    CLOSED
+  }
 
   private final ServerWebSocket socket;
   private final GraphQL graphQL;
@@ -81,7 +86,8 @@ final class GraphqlSocket {
     socket.binaryMessageHandler(buffer -> onFrame(buffer.toString()));
     socket.exceptionHandler(err -> log.debug("GraphQL WebSocket error", err));
     socket.closeHandler(v -> onClose());
-    initTimer = context.owner().setTimer(INIT_TIMEOUT_MS, id -> close(INIT_TIMEOUT, "Connection initialisation timeout"));
+    initTimer =
+        context.owner().setTimer(INIT_TIMEOUT_MS, id -> close(INIT_TIMEOUT, "Connection initialisation timeout"));
   }
 
   /** The person the socket acts for, or null (anonymous, or not yet initialised). */
@@ -221,7 +227,8 @@ final class GraphqlSocket {
         events.subscribe(op);
       } else if (!result.isDataPresent()) {
         // refused before it ran (syntax, validation, limits): the protocol's error message
-        finish(op, TransportFrame.error(op.id, result.getErrors().stream().map(GraphQLError::toSpecification).toList()));
+        finish(op,
+            TransportFrame.error(op.id, result.getErrors().stream().map(GraphQLError::toSpecification).toList()));
       } else {
         socket.writeTextMessage(TransportFrame.next(op.id, result.toSpecification()));
         finish(op, TransportFrame.complete(op.id));

@@ -104,7 +104,8 @@ final class LibraryFetchers {
   private Future<JsonArray> jobsOf(DataFetchingEnvironment env) {
     String fileId = env.<JsonObject>getSource().getString("id");
     return env.getGraphQlContext().computeIfAbsent("jobs-of-file:" + fileId,
-        k -> bus.queue(QueueActions.JOBS_OF_FILE, new JsonObject().put("fileId", fileId)).map(r -> r.getJsonArray("jobs")));
+        k -> bus.queue(QueueActions.JOBS_OF_FILE, new JsonObject().put("fileId", fileId))
+            .map(r -> r.getJsonArray("jobs")));
   }
 
   // ---- Mutation ----
@@ -125,14 +126,16 @@ final class LibraryFetchers {
   DataFetcher<CompletionStage<JsonObject>> trashFile() {
     return env -> {
       GraphqlAuth.atLeast(env, AccountLevel.EDITOR);
-      return bus.library(Actions.TRASH_FILE, new JsonObject().put("id", env.<String>getArgument("id"))).toCompletionStage();
+      return bus.library(Actions.TRASH_FILE, new JsonObject().put("id", env.<String>getArgument("id")))
+          .toCompletionStage();
     };
   }
 
   DataFetcher<CompletionStage<JsonObject>> restoreFile() {
     return env -> {
       GraphqlAuth.atLeast(env, AccountLevel.EDITOR);
-      return bus.library(Actions.RESTORE_FILE, new JsonObject().put("id", env.<String>getArgument("id"))).toCompletionStage();
+      return bus.library(Actions.RESTORE_FILE, new JsonObject().put("id", env.<String>getArgument("id")))
+          .toCompletionStage();
     };
   }
 

@@ -43,7 +43,8 @@ final class MutationLimits implements Instrumentation {
   }
 
   @Override
-  public InstrumentationContext<ExecutionResult> beginExecuteOperation(InstrumentationExecuteOperationParameters parameters,
+  public InstrumentationContext<ExecutionResult> beginExecuteOperation(
+      InstrumentationExecuteOperationParameters parameters,
       InstrumentationState state) {
     ExecutionContext execution = parameters.getExecutionContext();
     OperationDefinition operation = execution.getOperationDefinition();
@@ -79,8 +80,10 @@ final class MutationLimits implements Instrumentation {
   @Override
   public DataFetcher<?> instrumentDataFetcher(DataFetcher<?> fetcher, InstrumentationFieldFetchParameters parameters,
       InstrumentationState state) {
-    boolean mutationField = parameters.getExecutionStepInfo().getPath().getLevel() == 1 && !parameters.isTrivialDataFetcher()
-        && parameters.getExecutionContext().getOperationDefinition().getOperation() == OperationDefinition.Operation.MUTATION;
+    boolean mutationField =
+        parameters.getExecutionStepInfo().getPath().getLevel() == 1 && !parameters.isTrivialDataFetcher()
+            && parameters.getExecutionContext().getOperationDefinition()
+                .getOperation() == OperationDefinition.Operation.MUTATION;
     if (!mutationField) {
       return fetcher;
     }

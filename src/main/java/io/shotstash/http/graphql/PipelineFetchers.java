@@ -87,7 +87,8 @@ final class PipelineFetchers {
   DataFetcher<CompletionStage<JsonObject>> cancelJob() {
     return env -> {
       GraphqlAuth.atLeast(env, AccountLevel.EDITOR);
-      return bus.queue(QueueActions.CANCEL, new JsonObject().put("jobId", env.<String>getArgument("id"))).toCompletionStage();
+      return bus.queue(QueueActions.CANCEL, new JsonObject().put("jobId", env.<String>getArgument("id")))
+          .toCompletionStage();
     };
   }
 

@@ -26,7 +26,8 @@ sealed interface TransportFrame {
 
   /** {@code subscribe}: start an operation (a query, mutation or subscription) under the client's id. */
   record Subscribe(String id, String query, String operationName, JsonObject variables, JsonObject extensions)
-      implements TransportFrame {}
+      implements
+        TransportFrame {}
 
   /** {@code complete} from the client: stop the operation with that id. */
   record Complete(String id) implements TransportFrame {}
@@ -74,7 +75,8 @@ sealed interface TransportFrame {
         || (name != null && !(name instanceof String))
         || (variables != null && !(variables instanceof JsonObject))
         || (extensions != null && !(extensions instanceof JsonObject))) {
-      return new Invalid("Subscribe payload must have a query string (and optional operationName, variables, extensions)");
+      return new Invalid(
+          "Subscribe payload must have a query string (and optional operationName, variables, extensions)");
     }
     return new Subscribe(id, q, (String) name, (JsonObject) variables, (JsonObject) extensions);
   }

@@ -34,7 +34,8 @@ final class ContractResponses {
   }
 
   static Future<Void> empty(RoutingContext ctx, int status) {
-    return ctx.response().setStatusCode(status).putHeader(VERSION_HEADER, "1").putHeader("Cache-Control", "no-store").end();
+    return ctx.response().setStatusCode(status).putHeader(VERSION_HEADER, "1").putHeader("Cache-Control", "no-store")
+        .end();
   }
 
   static Future<Void> error(RoutingContext ctx, ApiError error) {
@@ -50,7 +51,8 @@ final class ContractResponses {
       // rather than read gigabytes to keep the connection.
       ctx.response().putHeader("Connection", "close");
     }
-    Future<Void> sent = json(ctx, error.status(), new JsonObject().put("code", error.code()).put("message", error.message()));
+    Future<Void> sent =
+        json(ctx, error.status(), new JsonObject().put("code", error.code()).put("message", error.message()));
     if (unread) {
       sent.onComplete(v -> ctx.request().connection().close());
     }

@@ -71,10 +71,13 @@ public final class PipelineRoutes {
     r.get("/jobs/:id/input").handler(ctx -> run(ctx, input(ctx)));
     r.post("/jobs/:id/progress").handler(json).handler(ctx -> run(ctx, progress(ctx)));
     r.put("/jobs/:id/output").handler(ctx -> run(ctx, output(ctx)));
-    r.post("/jobs/:id/complete").handler(json).handler(ctx -> run(ctx, jobCall(ctx, QueueActions.COMPLETE, new JsonObject())));
-    r.post("/jobs/:id/release").handler(json).handler(ctx -> run(ctx, jobCall(ctx, QueueActions.RELEASE, new JsonObject())));
+    r.post("/jobs/:id/complete").handler(json)
+        .handler(ctx -> run(ctx, jobCall(ctx, QueueActions.COMPLETE, new JsonObject())));
+    r.post("/jobs/:id/release").handler(json)
+        .handler(ctx -> run(ctx, jobCall(ctx, QueueActions.RELEASE, new JsonObject())));
     r.post("/jobs/:id/fail").handler(json).handler(ctx -> run(ctx, fail(ctx)));
-    r.route().handler(ctx -> ContractResponses.error(ctx, ApiError.of(404, "NOT_FOUND", "No such route in contract v1")));
+    r.route()
+        .handler(ctx -> ContractResponses.error(ctx, ApiError.of(404, "NOT_FOUND", "No such route in contract v1")));
     r.route().failureHandler(this::onFailure);
     router.route(BASE + "/*").subRouter(r);
   }
@@ -117,7 +120,7 @@ public final class PipelineRoutes {
     }
     ApiError error = status == 413 ? PipelineErrors.bodyTooLarge()
         : MalformedRequests.missingHost(ctx.request()) ? PipelineErrors.badRequest(MalformedRequests.MISSING_HOST)
-        : ApiError.of(status, "INVALID_BODY", "The request is not valid");
+            : ApiError.of(status, "INVALID_BODY", "The request is not valid");
     ContractResponses.error(ctx, error);
   }
 
@@ -136,7 +139,8 @@ public final class PipelineRoutes {
       case 414 -> PipelineErrors.uriTooLong();
       case 431 -> PipelineErrors.headersTooLarge();
       default -> OUTPUT_PATH.matcher(req.path()).matches()
-          ? PipelineErrors.invalidOutput("The request could not be read: Content-Length is not a number, or a header is malformed")
+          ? PipelineErrors
+              .invalidOutput("The request could not be read: Content-Length is not a number, or a header is malformed")
           : PipelineErrors.badRequest("The request is not valid HTTP (a malformed header or Content-Length)");
     };
     return ContractResponses.error(req.response(), error);
@@ -190,7 +194,8 @@ public final class PipelineRoutes {
     WorkerRef known = services.workers().get(hash); // this node's cache: no round trip to the queue
     Future<WorkerRef> worker = known != null ? Future.succeededFuture(known)
         : queue(QueueActions.AUTHENTICATE, new JsonObject().put("tokenHash", hash)).map(w -> new WorkerRef(
-            w.getString("workerId"), w.getString("name"), w.getJsonArray("kinds").stream().map(Object::toString).toList()));
+            w.getString("workerId"), w.getString("name"),
+            w.getJsonArray("kinds").stream().map(Object::toString).toList()));
     return worker.compose(w -> {
       ctx.put(WORKER, w);
       return limit("pipeline-worker:" + w.id(), 600, MINUTE);
@@ -264,14 +269,16 @@ public final class PipelineRoutes {
         }
       }
     }
-    return queue(QueueActions.HEARTBEAT, new JsonObject().put("workerId", worker.id()).put("manifest", manifest.toJson())
+    return queue(QueueActions.HEARTBEAT,
+        new JsonObject().put("workerId", worker.id()).put("manifest", manifest.toJson())
             .put("activeJobIds", ids).put("previousKinds", new JsonArray(worker.kinds())))
         .compose(reply -> ContractResponses.json(ctx, 200, reply));
   }
 
   private Future<Void> next(RoutingContext ctx) {
     WorkerRef worker = ctx.get(WORKER);
-    return queue(QueueActions.NEXT, new JsonObject().put("workerId", worker.id()).put("kinds", new JsonArray(worker.kinds())))
+    return queue(QueueActions.NEXT,
+        new JsonObject().put("workerId", worker.id()).put("kinds", new JsonArray(worker.kinds())))
         .compose(reply -> reply.containsKey("job") ? ContractResponses.json(ctx, 200, reply)
             : ContractResponses.empty(ctx, 204));
   }
@@ -319,7 +326,8 @@ public final class PipelineRoutes {
       end--;
     }
     String cut = error.substring(0, end);
-    return jobCall(ctx, QueueActions.FAIL, new JsonObject().put("error", cut).put("retryable", Boolean.TRUE.equals(retryable)));
+    return jobCall(ctx, QueueActions.FAIL,
+        new JsonObject().put("error", cut).put("retryable", Boolean.TRUE.equals(retryable)));
   }
 
   /** The original file, whole or one range; only the holder of the claim may read it. */
@@ -381,7 +389,8 @@ public final class PipelineRoutes {
         .compose(written -> {
           if (written.size() == 0 || (expected >= 0 && written.size() != expected)) {
             return storage.delete(key).compose(v -> Future.failedFuture(PipelineErrors.invalidOutput(
-                written.size() == 0 ? "The output is empty" : "The body is shorter than Content-Length").toException()));
+                written.size() == 0 ? "The output is empty" : "The body is shorter than Content-Length")
+                .toException()));
           }
           return queue(QueueActions.RECORD_OUTPUT, call.copy().put("versionId", versionId).put("storageKey", key)
               .put("mimeType", mediaType).put("ext", ext).put("size", written.size()));

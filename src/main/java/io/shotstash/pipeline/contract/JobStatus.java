@@ -4,7 +4,12 @@ import java.util.Locale;
 
 /** Job statuses (PIPELINE.md → Job states). {@code state} adds waiting_for_worker and is never stored. */
 public enum JobStatus {
-  QUEUED, CLAIMED, RUNNING, DONE, FAILED, CANCELLED;
+  QUEUED,
+  CLAIMED,
+  RUNNING,
+  DONE,
+  FAILED,
+  CANCELLED;
 
   public String wire() {
     return name().toLowerCase(Locale.ROOT);

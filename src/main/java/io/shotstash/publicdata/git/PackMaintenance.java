@@ -159,7 +159,8 @@ final class PackMaintenance {
     File packDir = ((ObjectDirectory) repo.getObjectDatabase()).getPackDirectory();
     File pack = null;
     File index = null;
-    try (ObjectReader reader = repo.newObjectReader(); PackWriter packer = new PackWriter(new PackConfig(repo), reader)) {
+    try (ObjectReader reader = repo.newObjectReader();
+        PackWriter packer = new PackWriter(new PackConfig(repo), reader)) {
       packer.preparePack(NullProgressMonitor.INSTANCE, Set.of(to), Set.of(from));
       long objects = packer.getObjectCount();
       String name = null;
@@ -229,7 +230,7 @@ final class PackMaintenance {
    * reach a deleted one, JGit drops it from its list.
    */
   void deleteExpiredReplacedPacks(long nowMillis) {
-    for (var it = replaced.iterator(); it.hasNext(); ) {
+    for (var it = replaced.iterator(); it.hasNext();) {
       Replaced r = it.next();
       if (nowMillis - r.atMillis() >= REPLACED_PACK_EXPIRE_MILLIS) {
         r.files().forEach(PackMaintenance::deleteQuietly);

@@ -130,8 +130,7 @@ final class TreeSplice {
   }
 
   /** One edited name in a folder: a file put/delete, or a sub-folder to rewrite. */
-  private record Item(byte[] name, boolean isFolder, byte[] content, FolderEdit folder) {
-  }
+  private record Item(byte[] name, boolean isFolder, byte[] content, FolderEdit folder) {}
 
   /**
    * Rewrites the trees along the edited paths, bottom-up. Each folder is a merge of two sorted

@@ -5,7 +5,10 @@ import java.util.Optional;
 
 /** Account levels, lowest first; each has the powers of those below it. */
 public enum AccountLevel {
-  USER, EDITOR, STAFF, ADMINISTRATOR;
+  USER,
+  EDITOR,
+  STAFF,
+  ADMINISTRATOR;
 
   public String wire() {
     return name().toLowerCase(Locale.ROOT);

@@ -114,7 +114,8 @@ public final class GitWriterVerticle extends VerticleBase {
     long deadline = PublicDataClient.deadline(message.headers());
     Future<JsonObject> outcome;
     try {
-      outcome = expired(deadline) ? Future.failedFuture(expiredError()) : run(WriteCommand.fromJson(message.body()), deadline);
+      outcome = expired(deadline) ? Future.failedFuture(expiredError())
+          : run(WriteCommand.fromJson(message.body()), deadline);
     } catch (RuntimeException e) {
       outcome = Future.failedFuture(e);
     }
@@ -138,7 +139,8 @@ public final class GitWriterVerticle extends VerticleBase {
   }
 
   private static Throwable expiredError() {
-    return ApiError.of(503, "write_timeout", "The data writer could not take this write in time; try again").toException();
+    return ApiError.of(503, "write_timeout", "The data writer could not take this write in time; try again")
+        .toException();
   }
 
   private Future<JsonObject> run(WriteCommand command, long deadline) {

@@ -59,7 +59,8 @@ public final class PublicDataClient {
     }
     if (failure instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
       return Future.failedFuture(ApiError.of(503, "write_timeout",
-          "The data writer did not answer in time; check whether the change was made before trying again").toException());
+          "The data writer did not answer in time; check whether the change was made before trying again")
+          .toException());
     }
     return Future.failedFuture(failure);
   }

@@ -65,7 +65,8 @@ class AuditTest extends WithCommunityApp {
     write(api.post("/api/help-wanted/" + role + "/interest", finn, new JsonObject().put("message", "I test")), 201);
     write(api.post("/api/people/finn/deactivate", finn, null), 200);
     write(api.post("/api/people/finn/reactivate", finn, null), 200);
-    write(api.patch("/api/people/finn", finn, new JsonObject().put("fullName", "Finn Fixer").put("bio", "Tests.")), 200);
+    write(api.patch("/api/people/finn", finn, new JsonObject().put("fullName", "Finn Fixer").put("bio", "Tests.")),
+        200);
     // the administrator promotes wren
     write(app.client().post("/api/people/wren/account-level").bearerTokenAuthentication(admin)
         .putHeader("User-Agent", USER_AGENT).sendJsonObject(new JsonObject().put("level", "editor")).await(), 200);
@@ -77,7 +78,8 @@ class AuditTest extends WithCommunityApp {
   private static String create(String admin, String slug, String fullName, String email, String password) {
     write(app.client().post("/api/people").bearerTokenAuthentication(admin).putHeader("User-Agent", USER_AGENT)
         .sendJsonObject(new JsonObject().put("slug", slug).put("fullName", fullName).put("email", email)
-            .put("password", password)).await(), 201);
+            .put("password", password))
+        .await(), 201);
     SECRETS.add(email);
     SECRETS.add(email.toLowerCase());
     SECRETS.add(password);
@@ -133,7 +135,9 @@ class AuditTest extends WithCommunityApp {
   @Test
   void noPrivateValueIsAnywhereInGit() throws IOException {
     List<String> texts = new ArrayList<>();
-    try (var repo = app.openRepository(); ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+    try (var repo = app.openRepository();
+        ObjectReader reader = repo.newObjectReader();
+        RevWalk walk = new RevWalk(reader)) {
       walk.markStart(walk.parseCommit(api.head()));
       Set<ObjectId> blobs = new HashSet<>();
       for (RevCommit c : walk) {

@@ -18,7 +18,8 @@ class AvatarTest {
   static TestApp app;
   static WebClient http;
   static String admin;
-  static final Buffer PNG = Buffer.buffer(new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0, 0, 13, 'I', 'H'});
+  static final Buffer PNG =
+      Buffer.buffer(new byte[]{(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0, 0, 13, 'I', 'H'});
 
   @BeforeAll
   static void start() {
@@ -55,7 +56,8 @@ class AvatarTest {
     assertThat(served.getHeader("Content-Type")).isEqualTo("image/png");
     assertThat(served.body()).isEqualTo(PNG);
 
-    HttpResponse<Buffer> second = put("pia", pia, "image/jpeg", Buffer.buffer(new byte[] {(byte) 0xFF, (byte) 0xD8, 1, 2}));
+    HttpResponse<Buffer> second =
+        put("pia", pia, "image/jpeg", Buffer.buffer(new byte[]{(byte) 0xFF, (byte) 0xD8, 1, 2}));
     String url2 = second.bodyAsJsonObject().getJsonObject("data").getString("avatarUrl");
     assertThat(url2).endsWith(".jpg").isNotEqualTo(url);
     assertThat(http.get(url).send().await().statusCode()).isEqualTo(404);
@@ -108,7 +110,8 @@ class AvatarTest {
         .putHeader("Origin", "https://evil.example").putHeader("Content-Type", "image/png").sendBuffer(PNG).await();
     assertThat(elsewhere.statusCode()).isEqualTo(403);
     HttpResponse<Buffer> here = http.put("/api/people/quin/avatar").putHeader("Cookie", cookie)
-        .putHeader("Origin", "http://127.0.0.1:" + app.port()).putHeader("Content-Type", "image/png").sendBuffer(PNG).await();
+        .putHeader("Origin", "http://127.0.0.1:" + app.port()).putHeader("Content-Type", "image/png").sendBuffer(PNG)
+        .await();
     assertThat(here.statusCode()).as(here.bodyAsString()).isEqualTo(200);
   }
 

@@ -1,6 +1,5 @@
 package io.shotstash.http.community;
 
-
 import io.shotstash.db.Database;
 import io.shotstash.testing.DataApi;
 import io.shotstash.testing.JsonApi;
@@ -66,7 +65,8 @@ final class CommunityApi extends DataApi {
   Map<String, String> filesAt(ObjectId commit) {
     return withRepository(repo -> {
       Map<String, String> out = new LinkedHashMap<>();
-      try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader);
+      try (ObjectReader reader = repo.newObjectReader();
+          RevWalk walk = new RevWalk(reader);
           TreeWalk tree = new TreeWalk(reader)) {
         tree.addTree(walk.parseCommit(commit).getTree());
         tree.setRecursive(true);

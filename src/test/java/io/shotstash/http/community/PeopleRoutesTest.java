@@ -285,8 +285,9 @@ class PeopleRoutesTest extends WithCommunityApp {
   @Test
   void aRenameMayNotTakeASlugWithEvaluations() {
     String sky = api.member(admin, "sky", "user");
-    PersonEvaluation eval = new PersonEvaluation("evalslug", "human-stella", "spam", "link farm", List.of("bio-links:3"),
-        null, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    PersonEvaluation eval =
+        new PersonEvaluation("evalslug", "human-stella", "spam", "link farm", List.of("bio-links:3"),
+            null, Instant.now().truncatedTo(ChronoUnit.MILLIS));
     api.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(eval), eval)),
         sky, "sky");
     error(api.patch("/api/people/sky", sky, new JsonObject().put("slug", "evalslug")), 409, "slug_unavailable");
@@ -341,7 +342,8 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(api.existsAtHead("project-memberships/host-garden/mover.toml")).isFalse();
     assertThat(api.existsAtHead("project-memberships/movers-club/mover-two.toml")).isTrue();
     assertThat(api.existsAtHead("project-memberships/host-garden/mover-two.toml")).isTrue();
-    ProjectMembership moved = api.recordAtHead(Sheet.PROJECT_MEMBERSHIPS, "host-garden/mover-two", ProjectMembership.class);
+    ProjectMembership moved =
+        api.recordAtHead(Sheet.PROJECT_MEMBERSHIPS, "host-garden/mover-two", ProjectMembership.class);
     assertThat(moved.personSlug()).isEqualTo("mover-two");
     assertThat(moved.personId()).isEqualTo(id);
     assertThat(moved.isMaintainer()).isFalse();
@@ -350,7 +352,8 @@ class PeopleRoutesTest extends WithCommunityApp {
 
     for (String project : List.of("movers-club", "host-garden")) {
       JsonArray members = data(api.get("/api/projects/" + project, null), 200).getJsonArray("members");
-      List<String> memberSlugs = members.stream().map(m -> ((JsonObject) m).getJsonObject("person").getString("slug")).toList();
+      List<String> memberSlugs =
+          members.stream().map(m -> ((JsonObject) m).getJsonObject("person").getString("slug")).toList();
       assertThat(memberSlugs).contains("mover-two").doesNotContain("mover");
     }
     error(api.get("/api/people/mover", null), 404, "not_found");
@@ -379,7 +382,8 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(stored.deletedAt()).isNotNull();
 
     ObjectId before = api.head();
-    assertThat(data(api.post("/api/people/dora/deactivate", dora, null), 200).getString("deactivatedBy")).isEqualTo("self");
+    assertThat(data(api.post("/api/people/dora/deactivate", dora, null), 200).getString("deactivatedBy"))
+        .isEqualTo("self");
     assertThat(api.head()).as("deactivating twice makes one commit").isEqualTo(before);
     error(api.get("/api/people/dora", viewer), 404, "not_found");
     // while deactivated, no community writes
@@ -425,9 +429,11 @@ class PeopleRoutesTest extends WithCommunityApp {
     Person live = app.publicState().current().personBySlug("mona").orElseThrow();
     Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     Person hidden = new Person(live.id(), live.legacyId(), live.slug(), live.fullName(), live.bio(), live.avatarKey(),
-        live.accountLevel(), live.agent(), live.githubUserId(), live.githubLogin(), now, "moderation", live.createdAt(), now);
+        live.accountLevel(), live.agent(), live.githubUserId(), live.githubLogin(), now, "moderation", live.createdAt(),
+        now);
     // the moderation API is another part's: put the record moderation would leave straight into git
-    api.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(hidden), hidden)), staff, "stella");
+    api.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(hidden), hidden)), staff,
+        "stella");
     error(api.get("/api/people/mona", viewer), 404, "not_found");
     assertThat(data(api.get("/api/people/mona", staff), 200).getString("deactivatedBy")).isEqualTo("moderation");
 
@@ -448,7 +454,8 @@ class PeopleRoutesTest extends WithCommunityApp {
     HttpResponse<Buffer> me = api.get("/api/auth/me", tara);
     assertThat(data(me, 200).getString("deactivatedBy")).isEqualTo("self");
     HttpResponse<Buffer> again = app.client().post("/api/people").bearerTokenAuthentication(admin)
-        .sendJsonObject(new JsonObject().put("slug", "tara").put("fullName", "Other Tara").put("email", "tara2@example.org"))
+        .sendJsonObject(
+            new JsonObject().put("slug", "tara").put("fullName", "Other Tara").put("email", "tara2@example.org"))
         .await();
     assertThat(invalid(again, "slug")).isEqualTo("is taken");
   }

@@ -76,7 +76,8 @@ class ProjectRoutesTest extends WithCommunityApp {
     assertThat(list(api.get("/api/projects?q=clean", null)).stream()
         .map(p -> ((JsonObject) p).getString("slug")).toList()).contains("clean-streets-philly");
 
-    JsonObject second = data(api.post("/api/projects", pia, new JsonObject().put("title", "Clean Streets, Philly!")), 201);
+    JsonObject second =
+        data(api.post("/api/projects", pia, new JsonObject().put("title", "Clean Streets, Philly!")), 201);
     assertThat(second.getString("slug")).isEqualTo("clean-streets-philly-2");
     assertThat(second.getString("stage")).isEqualTo("commenting");
     JsonObject accents = data(api.post("/api/projects", pia, new JsonObject().put("title", "Café Résumé")), 201);
@@ -109,8 +110,9 @@ class ProjectRoutesTest extends WithCommunityApp {
   void maintainersAndStaffEditAProjectAndOthersCannot() {
     String ed = api.member(admin, "ed", "user");
     data(api.post("/api/projects", ed, new JsonObject().put("title", "Edit Me")), 201);
-    JsonObject edited = data(api.patch("/api/projects/edit-me", ed, new JsonObject().put("summary", "Now with a summary")
-        .put("stage", "testing")), 200);
+    JsonObject edited =
+        data(api.patch("/api/projects/edit-me", ed, new JsonObject().put("summary", "Now with a summary")
+            .put("stage", "testing")), 200);
     assertThat(edited.getString("summary")).isEqualTo("Now with a summary");
     assertThat(edited.getString("stage")).isEqualTo("testing");
     assertThat(edited.getString("title")).isEqualTo("Edit Me");
@@ -203,7 +205,8 @@ class ProjectRoutesTest extends WithCommunityApp {
     data(api.post("/api/projects", upa, new JsonObject().put("title", "Updates Here")), 201);
     data(api.post("/api/projects/updates-here/members/join", upm, null), 200);
 
-    JsonObject first = data(api.post("/api/projects/updates-here/updates", upa, new JsonObject().put("body", "one")), 201);
+    JsonObject first =
+        data(api.post("/api/projects/updates-here/updates", upa, new JsonObject().put("body", "one")), 201);
     assertThat(first.getInteger("number")).isEqualTo(1);
     assertThat(first.getJsonObject("author").getString("slug")).isEqualTo("upa");
     assertThat(trailers(api.headCommit())).containsEntry("Action", "project-update.create");
@@ -214,7 +217,8 @@ class ProjectRoutesTest extends WithCommunityApp {
         .getInteger("number")).isEqualTo(3);
 
     ObjectId before = api.head();
-    error(api.post("/api/projects/updates-here/updates", outsider, new JsonObject().put("body", "spam")), 403, "forbidden");
+    error(api.post("/api/projects/updates-here/updates", outsider, new JsonObject().put("body", "spam")), 403,
+        "forbidden");
     error(api.post("/api/projects/updates-here/updates", null, new JsonObject().put("body", "spam")), 401,
         "unauthenticated");
     invalid(api.post("/api/projects/updates-here/updates", upa, new JsonObject()), "body");
@@ -245,7 +249,8 @@ class ProjectRoutesTest extends WithCommunityApp {
         .isEqualTo("we-made-the-news-2");
 
     ObjectId before = api.head();
-    for (String bad : List.of("ftp://example.com/file", "javascript:alert(1)", "example.com", "https://", "https://a b")) {
+    for (String bad : List.of("ftp://example.com/file", "javascript:alert(1)", "example.com", "https://",
+        "https://a b")) {
       invalid(api.post("/api/projects/in-the-news/buzz", buz, new JsonObject().put("headline", "Bad").put("url", bad)),
           "url");
     }
@@ -271,7 +276,8 @@ class ProjectRoutesTest extends WithCommunityApp {
         .put("description", "Draw")), 403, "forbidden");
     error(api.post("/api/projects/hiring-now/help-wanted", outsider, new JsonObject().put("title", "Designer")
         .put("description", "Draw")), 403, "forbidden");
-    invalid(api.post("/api/projects/hiring-now/help-wanted", rolf, new JsonObject().put("title", "Designer")), "description");
+    invalid(api.post("/api/projects/hiring-now/help-wanted", rolf, new JsonObject().put("title", "Designer")),
+        "description");
     JsonObject role = data(api.post("/api/projects/hiring-now/help-wanted", rolf, new JsonObject()
         .put("title", "Designer").put("description", "Draw the logo")), 201);
     String roleId = role.getString("id");
@@ -340,8 +346,10 @@ class ProjectRoutesTest extends WithCommunityApp {
         .put("slug", "civic-tech").put("title", "Civic Tech")), 201);
     assertThat(created.getString("handle")).isEqualTo("topic.civic-tech");
     assertThat(api.existsAtHead("tags/topic/civic-tech.toml")).isTrue();
-    assertThat(data(api.post("/api/tags", staff, new JsonObject().put("namespace", "tech").put("title", "Java 17")), 201)
-        .getString("slug")).isEqualTo("java-17");
+    assertThat(
+        data(api.post("/api/tags", staff, new JsonObject().put("namespace", "tech").put("title", "Java 17")), 201)
+            .getString("slug"))
+        .isEqualTo("java-17");
     assertThat(invalid(api.post("/api/tags", staff, new JsonObject().put("namespace", "topic").put("slug", "civic-tech")
         .put("title", "Again")), "slug")).isEqualTo("is taken");
     invalid(api.post("/api/tags", staff, new JsonObject().put("namespace", "colour").put("title", "Red")), "namespace");
@@ -352,7 +360,8 @@ class ProjectRoutesTest extends WithCommunityApp {
         .map(t -> ((JsonObject) t).getString("handle")).toList()).containsExactly("tech.java-17");
 
     // on oneself
-    assertThat(data(api.post("/api/people/tagger/tags/topic/civic-tech", tag, null), 200).getBoolean("assigned")).isTrue();
+    assertThat(data(api.post("/api/people/tagger/tags/topic/civic-tech", tag, null), 200).getBoolean("assigned"))
+        .isTrue();
     assertThat(trailers(api.headCommit())).containsEntry("Action", "tag.assign");
     assertThat(handles(data(api.get("/api/people/tagger", null), 200))).containsExactly("topic.civic-tech");
     error(api.post("/api/people/tagger/tags/topic/civic-tech", outsider, null), 404, "not_found");

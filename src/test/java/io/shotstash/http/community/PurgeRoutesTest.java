@@ -52,7 +52,8 @@ class PurgeRoutesTest extends WithCommunityApp {
 
     invalid(api.post("/api/people/target/purge", admin, new JsonObject()), "reason");
     invalid(api.post("/api/people/target/purge", admin, new JsonObject().put("reason", "x").put("bogus", 1)), "bogus");
-    invalid(api.post("/api/people/target/purge", admin, new JsonObject().put("reason", "x").put("spam", "yes")), "spam");
+    invalid(api.post("/api/people/target/purge", admin, new JsonObject().put("reason", "x").put("spam", "yes")),
+        "spam");
     error(api.post("/api/people/no-such-person/purge", admin, body), 404, "not_found");
     invalid(api.post("/api/people/ada/purge", admin, body), "slug");
     assertThat(api.head()).isEqualTo(before);
@@ -78,7 +79,8 @@ class PurgeRoutesTest extends WithCommunityApp {
     data(api.post("/api/help-wanted/" + aliceRole + "/interest", spam, new JsonObject().put("message", "me!")), 201);
 
     // the spammer's lone project, with everything in it
-    String loneId = data(api.post("/api/projects", spam, new JsonObject().put("title", "Spam Lone")), 201).getString("id");
+    String loneId =
+        data(api.post("/api/projects", spam, new JsonObject().put("title", "Spam Lone")), 201).getString("id");
     data(api.post("/api/projects/spam-lone/updates", spam, new JsonObject().put("body", "lone update")), 201);
     data(api.post("/api/projects/spam-lone/buzz", spam, new JsonObject().put("headline", "Lone Buzz")
         .put("url", "https://spam.example/lone")), 201);

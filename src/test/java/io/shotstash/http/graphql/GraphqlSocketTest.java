@@ -288,9 +288,11 @@ class GraphqlSocketTest extends WithSignedInApp {
   /** A job of a kind some worker runs, queued on a fresh upload, not yet claimed. */
   private static String queuedJob(String token) {
     String kind = "acme/socket-" + UUID.randomUUID().toString().substring(0, 8);
-    HttpResponse<Buffer> reg = http.post("/api/v1/pipeline/workers/register").putHeader("X-Worker-Bootstrap-Token", BOOTSTRAP)
-        .sendJsonObject(new JsonObject().put("manifest", new JsonObject().put("name", "socket-" + UUID.randomUUID())
-            .put("version", "1.0.0").put("kinds", new JsonArray().add(kind)).put("contract", 1))).await();
+    HttpResponse<Buffer> reg =
+        http.post("/api/v1/pipeline/workers/register").putHeader("X-Worker-Bootstrap-Token", BOOTSTRAP)
+            .sendJsonObject(new JsonObject().put("manifest", new JsonObject().put("name", "socket-" + UUID.randomUUID())
+                .put("version", "1.0.0").put("kinds", new JsonArray().add(kind)).put("contract", 1)))
+            .await();
     assertThat(reg.statusCode()).as(reg.bodyAsString()).isEqualTo(201);
     HttpResponse<Buffer> up = http.post("/api/v1/files").bearerTokenAuthentication(token)
         .addQueryParam("folderId", Folders.create(http, token, "socket"))
@@ -303,8 +305,10 @@ class GraphqlSocketTest extends WithSignedInApp {
 
   private static String enqueue(String token, String fileId, String kind) {
     HttpResponse<Buffer> r = http.post("/graphql").bearerTokenAuthentication(token)
-        .sendJsonObject(new JsonObject().put("query", "mutation($f: ID!, $k: String!) { enqueueJob(fileId: $f, kind: $k) { id } }")
-            .put("variables", new JsonObject().put("f", fileId).put("k", kind))).await();
+        .sendJsonObject(
+            new JsonObject().put("query", "mutation($f: ID!, $k: String!) { enqueueJob(fileId: $f, kind: $k) { id } }")
+                .put("variables", new JsonObject().put("f", fileId).put("k", kind)))
+        .await();
     JsonObject answer = r.bodyAsJsonObject();
     assertThat(answer.getJsonArray("errors")).as(answer.encode()).isNull();
     return answer.getJsonObject("data").getJsonObject("enqueueJob").getString("id");

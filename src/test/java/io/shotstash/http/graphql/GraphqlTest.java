@@ -62,7 +62,8 @@ class GraphqlTest extends WithSignedInApp {
     if (token != null) {
       req.bearerTokenAuthentication(token);
     }
-    HttpResponse<Buffer> r = req.sendJsonObject(new JsonObject().put("query", query).put("variables", variables)).await();
+    HttpResponse<Buffer> r =
+        req.sendJsonObject(new JsonObject().put("query", query).put("variables", variables)).await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
     assertThat(r.getHeader("Content-Type")).startsWith("application/json");
     return r.bodyAsJsonObject();
@@ -79,7 +80,8 @@ class GraphqlTest extends WithSignedInApp {
     JsonArray errors = answer.getJsonArray("errors");
     assertThat(errors).as(answer.encode()).isNotNull().isNotEmpty();
     for (int i = 0; i < errors.size(); i++) {
-      assertThat(errors.getJsonObject(i).getJsonObject("extensions").getString("code")).as(answer.encode()).isNotBlank();
+      assertThat(errors.getJsonObject(i).getJsonObject("extensions").getString("code")).as(answer.encode())
+          .isNotBlank();
     }
     return errors.getJsonObject(0).getJsonObject("extensions").getString("code");
   }
@@ -138,7 +140,8 @@ class GraphqlTest extends WithSignedInApp {
         .getJsonObject("file");
     assertThat(file.getString("downloadUrl")).isEqualTo("/media/o/" + fileId);
     assertThat(file.getLong("size")).isEqualTo(18L);
-    HttpResponse<Buffer> download = http.get(file.getString("downloadUrl")).bearerTokenAuthentication(user).send().await();
+    HttpResponse<Buffer> download =
+        http.get(file.getString("downloadUrl")).bearerTokenAuthentication(user).send().await();
     assertThat(download.statusCode()).isEqualTo(200);
     assertThat(download.bodyAsString()).isEqualTo("not really a video");
   }
@@ -149,7 +152,8 @@ class GraphqlTest extends WithSignedInApp {
     JsonObject job = data(enqueue(editor, fileId, "shotstash/proxy-720p")).getJsonObject("enqueueJob");
     assertThat(job.getString("status")).isEqualTo("queued");
     assertThat(job.getString("fileId")).isEqualTo(fileId);
-    data(gql(editor, "mutation($id: ID!) { cancelJob(id: $id) { id } }", new JsonObject().put("id", job.getString("id"))));
+    data(gql(editor, "mutation($id: ID!) { cancelJob(id: $id) { id } }",
+        new JsonObject().put("id", job.getString("id"))));
 
     String name = "gql-admin-view-" + UUID.randomUUID();
     registerWorker(name, "acme/admin-view");
@@ -174,19 +178,22 @@ class GraphqlTest extends WithSignedInApp {
 
   @Test
   void foldersAndFiles() {
-    JsonObject folder = data(gql(editor, "mutation { createFolder(name: \"  Shoot day 1  \") { id name parentId createdAt "
-        + "files { id } } }")).getJsonObject("createFolder");
+    JsonObject folder =
+        data(gql(editor, "mutation { createFolder(name: \"  Shoot day 1  \") { id name parentId createdAt "
+            + "files { id } } }")).getJsonObject("createFolder");
     assertThat(folder.getString("name")).isEqualTo("Shoot day 1");
     assertThat(folder.getString("parentId")).isNull();
     assertThat(folder.getJsonArray("files")).isEmpty();
     String folderId = folder.getString("id");
-    JsonObject child = data(gql(editor, "mutation($p: ID) { createFolder(name: \"Selects\", parentId: $p) { id parentId } }",
-        new JsonObject().put("p", folderId))).getJsonObject("createFolder");
+    JsonObject child =
+        data(gql(editor, "mutation($p: ID) { createFolder(name: \"Selects\", parentId: $p) { id parentId } }",
+            new JsonObject().put("p", folderId))).getJsonObject("createFolder");
     assertThat(child.getString("parentId")).isEqualTo(folderId);
 
     String fileId = upload(editor, "notes.txt", "text/plain", "hello".getBytes(StandardCharsets.UTF_8), folderId);
-    JsonObject read = data(gql(user, "query($id: ID!) { folder(id: $id) { id name files { id name mimeType size folderId "
-        + "createdAt downloadUrl processedVersions { id } jobs { id } currentJob { id } } } }",
+    JsonObject read = data(gql(user,
+        "query($id: ID!) { folder(id: $id) { id name files { id name mimeType size folderId "
+            + "createdAt downloadUrl processedVersions { id } jobs { id } currentJob { id } } } }",
         new JsonObject().put("id", folderId))).getJsonObject("folder");
     assertThat(read.getString("name")).isEqualTo("Shoot day 1");
     JsonArray files = read.getJsonArray("files");
@@ -209,10 +216,12 @@ class GraphqlTest extends WithSignedInApp {
 
     // names are validated; unknown parents and ids are refused
     for (String bad : List.of("", "   ", "a\u0007b", "x".repeat(256))) {
-      assertThat(code(gql(editor, "mutation($n: String!) { createFolder(name: $n) { id } }", new JsonObject().put("n", bad))))
+      assertThat(
+          code(gql(editor, "mutation($n: String!) { createFolder(name: $n) { id } }", new JsonObject().put("n", bad))))
           .as(bad).isEqualTo("BAD_USER_INPUT");
     }
-    assertThat(code(gql(editor, "mutation { createFolder(name: \"ok\", parentId: \"" + UUID.randomUUID() + "\") { id } }")))
+    assertThat(
+        code(gql(editor, "mutation { createFolder(name: \"ok\", parentId: \"" + UUID.randomUUID() + "\") { id } }")))
         .isEqualTo("BAD_USER_INPUT");
     assertThat(code(gql(user, "{ folder(id: \"" + UUID.randomUUID() + "\") { id } }"))).isEqualTo("NOT_FOUND");
     assertThat(code(gql(user, "{ file(id: \"not-an-id\") { id } }"))).isEqualTo("NOT_FOUND");
@@ -264,7 +273,8 @@ class GraphqlTest extends WithSignedInApp {
     // a new request after the cancel is a new job
     JsonObject third = data(enqueue(editor, fileId, "shotstash/proxy-720p")).getJsonObject("enqueueJob");
     assertThat(third.getString("id")).isNotEqualTo(first.getString("id"));
-    data(gql(editor, "mutation($id: ID!) { cancelJob(id: $id) { id } }", new JsonObject().put("id", third.getString("id"))));
+    data(gql(editor, "mutation($id: ID!) { cancelJob(id: $id) { id } }",
+        new JsonObject().put("id", third.getString("id"))));
 
     assertThat(code(gql(editor, "mutation { cancelJob(id: \"" + UUID.randomUUID() + "\") { id } }")))
         .isEqualTo("JOB_NOT_FOUND");
@@ -301,8 +311,9 @@ class GraphqlTest extends WithSignedInApp {
     assertThat(code(gql(user, "{ file(id: \"" + fileId + "\") { id } }"))).isEqualTo("NOT_FOUND");
     assertThat(code(enqueue(editor, fileId, "shotstash/proxy-720p"))).isEqualTo("FILE_NOT_FOUND");
 
-    JsonObject restored = data(gql(editor, "mutation($id: ID!) { restoreFile(id: $id) { id trashedAt jobs { id status } } }",
-        new JsonObject().put("id", fileId))).getJsonObject("restoreFile");
+    JsonObject restored =
+        data(gql(editor, "mutation($id: ID!) { restoreFile(id: $id) { id trashedAt jobs { id status } } }",
+            new JsonObject().put("id", fileId))).getJsonObject("restoreFile");
     assertThat(restored.getString("trashedAt")).isNull();
     assertThat(restored.getJsonArray("jobs").getJsonObject(0).getString("status")).isEqualTo("cancelled");
   }
@@ -316,8 +327,9 @@ class GraphqlTest extends WithSignedInApp {
     assertThat(query.statusCode()).isEqualTo(200);
     assertThat(query.bodyAsJsonObject().getJsonObject("data").getJsonObject("me").getString("slug")).isEqualTo("eddie");
 
-    HttpResponse<Buffer> mutation = http.get("/graphql").addQueryParam("query", "mutation { createFolder(name: \"via get\") { id } }")
-        .bearerTokenAuthentication(editor).send().await();
+    HttpResponse<Buffer> mutation =
+        http.get("/graphql").addQueryParam("query", "mutation { createFolder(name: \"via get\") { id } }")
+            .bearerTokenAuthentication(editor).send().await();
     assertThat(mutation.statusCode()).isEqualTo(405);
     assertThat(code(mutation.bodyAsJsonObject())).isEqualTo("METHOD_NOT_ALLOWED");
     HttpResponse<Buffer> named = http.get("/graphql")
@@ -336,7 +348,8 @@ class GraphqlTest extends WithSignedInApp {
     assertThat(json.statusCode()).isEqualTo(200);
     assertThat(data(json.bodyAsJsonObject()).getJsonObject("me").getString("slug")).isEqualTo("eddie");
     HttpResponse<Buffer> plain = http.post("/graphql").putHeader("Cookie", "shotstash_session=" + editor)
-        .putHeader("Content-Type", "application/graphql").sendBuffer(Buffer.buffer("mutation { createFolder(name: \"csrf\") { id } }"))
+        .putHeader("Content-Type", "application/graphql")
+        .sendBuffer(Buffer.buffer("mutation { createFolder(name: \"csrf\") { id } }"))
         .await();
     assertThat(plain.statusCode()).isEqualTo(403);
     assertThat(code(plain.bodyAsJsonObject())).isEqualTo("FORBIDDEN");
@@ -377,7 +390,8 @@ class GraphqlTest extends WithSignedInApp {
   static JsonObject registerWorker(String name, String kind) {
     HttpResponse<Buffer> r = http.post(PIPELINE + "/workers/register").putHeader("X-Worker-Bootstrap-Token", BOOTSTRAP)
         .sendJsonObject(new JsonObject().put("manifest", new JsonObject().put("name", name).put("version", "1.0.0")
-            .put("kinds", new JsonArray().add(kind)).put("contract", 1))).await();
+            .put("kinds", new JsonArray().add(kind)).put("contract", 1)))
+        .await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
     return r.bodyAsJsonObject();
   }
@@ -468,8 +482,10 @@ class GraphqlTest extends WithSignedInApp {
     }
 
     // the output of the done job, downloadable by any signed-in person
-    JsonObject version = data(gql(user, "query($id: ID!) { pipelineJob(id: $id) { status progress outputVersion { id kind "
-        + "mimeType ext size attempt jobId createdAt downloadUrl } } }", new JsonObject().put("id", jobId)))
+    JsonObject version = data(gql(user,
+        "query($id: ID!) { pipelineJob(id: $id) { status progress outputVersion { id kind "
+            + "mimeType ext size attempt jobId createdAt downloadUrl } } }",
+        new JsonObject().put("id", jobId)))
         .getJsonObject("pipelineJob").getJsonObject("outputVersion");
     assertThat(version.getString("kind")).isEqualTo(kind);
     assertThat(version.getString("mimeType")).isEqualTo("application/json");
@@ -478,13 +494,15 @@ class GraphqlTest extends WithSignedInApp {
     assertThat(version.getInteger("attempt")).isEqualTo(1);
     assertThat(version.getString("jobId")).isEqualTo(jobId);
     assertThat(version.getString("downloadUrl")).isEqualTo("/media/p/" + version.getString("id"));
-    HttpResponse<Buffer> download = http.get(version.getString("downloadUrl")).bearerTokenAuthentication(user).send().await();
+    HttpResponse<Buffer> download =
+        http.get(version.getString("downloadUrl")).bearerTokenAuthentication(user).send().await();
     assertThat(download.statusCode()).isEqualTo(200);
     assertThat(download.bodyAsString()).isEqualTo("{\"bytes\":12}");
     assertThat(http.get(version.getString("downloadUrl")).send().await().statusCode()).isEqualTo(401);
     JsonObject file = data(gql(user, "query($id: ID!) { file(id: $id) { processedVersions { id } currentJob { id } } }",
         new JsonObject().put("id", fileId))).getJsonObject("file");
-    assertThat(file.getJsonArray("processedVersions").getJsonObject(0).getString("id")).isEqualTo(version.getString("id"));
+    assertThat(file.getJsonArray("processedVersions").getJsonObject(0).getString("id"))
+        .isEqualTo(version.getString("id"));
     assertThat(file.getValue("currentJob")).isNull();
   }
 
@@ -514,7 +532,8 @@ class GraphqlTest extends WithSignedInApp {
   }
 
   /** Reads subscription messages until a view matches; every view is kept in order. */
-  static JsonObject await(TransportClient socket, List<JsonObject> views, Predicate<JsonObject> match) throws InterruptedException {
+  static JsonObject await(TransportClient socket, List<JsonObject> views, Predicate<JsonObject> match)
+      throws InterruptedException {
     while (true) {
       JsonObject m = socket.next();
       assertThat(m.getString("type")).as(m.encode()).isEqualTo("next");
@@ -536,8 +555,9 @@ class GraphqlTest extends WithSignedInApp {
       socket.subscribe("a", "{ me { slug } }", new JsonObject());
       JsonObject m = socket.next();
       assertThat(m.getString("id")).isEqualTo("a");
-      JsonObject payload = m.getString("type").equals("error") ? new JsonObject().put("errors", m.getJsonArray("payload"))
-          : m.getJsonObject("payload");
+      JsonObject payload =
+          m.getString("type").equals("error") ? new JsonObject().put("errors", m.getJsonArray("payload"))
+              : m.getJsonObject("payload");
       assertThat(code(payload)).isEqualTo("UNAUTHENTICATED");
     }
     // the upgrade's bearer header
@@ -546,7 +566,8 @@ class GraphqlTest extends WithSignedInApp {
       socket.subscribe("b", "{ me { slug } }", new JsonObject());
       JsonObject m = socket.next();
       assertThat(m.getString("type")).isEqualTo("next");
-      assertThat(m.getJsonObject("payload").getJsonObject("data").getJsonObject("me").getString("slug")).isEqualTo("eddie");
+      assertThat(m.getJsonObject("payload").getJsonObject("data").getJsonObject("me").getString("slug"))
+          .isEqualTo("eddie");
     }
     // the session cookie, from this site
     try (TransportClient socket = socket(Map.of("Cookie", "shotstash_session=" + user,
@@ -555,16 +576,17 @@ class GraphqlTest extends WithSignedInApp {
       socket.subscribe("c", "subscription($id: ID!) { jobUpdated(jobId: $id) { id } }",
           new JsonObject().put("id", UUID.randomUUID().toString()));
       JsonObject m = socket.next();
-      JsonObject payload = m.getString("type").equals("error") ? new JsonObject().put("errors", m.getJsonArray("payload"))
-          : m.getJsonObject("payload");
+      JsonObject payload =
+          m.getString("type").equals("error") ? new JsonObject().put("errors", m.getJsonArray("payload"))
+              : m.getJsonObject("payload");
       assertThat(code(payload)).isEqualTo("JOB_NOT_FOUND");
     }
     // a cookie from another site is refused at the upgrade
     WebSocketClient client = app.vertx().createWebSocketClient();
     try {
       Throwable refused = client.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(app.port())
-              .setURI("/graphql").addSubProtocol("graphql-transport-ws")
-              .addHeader("Cookie", "shotstash_session=" + user).addHeader("Origin", "https://evil.example"))
+          .setURI("/graphql").addSubProtocol("graphql-transport-ws")
+          .addHeader("Cookie", "shotstash_session=" + user).addHeader("Origin", "https://evil.example"))
           .map(ws -> (Throwable) null).otherwise(err -> err).await();
       assertThat(refused).isInstanceOf(io.vertx.core.http.UpgradeRejectedException.class);
       assertThat(((io.vertx.core.http.UpgradeRejectedException) refused).getStatus()).isEqualTo(403);

@@ -87,7 +87,7 @@ class JobEventsTest {
 
   @Test
   void listeningAgainAfterEveryoneLeftRegistersAgain() throws InterruptedException {
-    events.listen("job-a", e -> { }).run();
+    events.listen("job-a", e -> {}).run();
     LinkedBlockingQueue<String> got = new LinkedBlockingQueue<>();
     events.listen("job-a", e -> got.add(e.getString("id")));
     events.ready().await();

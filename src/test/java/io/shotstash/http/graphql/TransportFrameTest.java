@@ -33,7 +33,8 @@ class TransportFrameTest {
         Arguments.of("{\"type\":3}", TransportFrame.Invalid.class),
         Arguments.of("{\"type\":\"next\",\"id\":\"1\"}", TransportFrame.Invalid.class),
         Arguments.of("{\"type\":\"subscribe\",\"payload\":{\"query\":\"q\"}}", TransportFrame.Invalid.class),
-        Arguments.of("{\"type\":\"subscribe\",\"id\":\"\",\"payload\":{\"query\":\"q\"}}", TransportFrame.Invalid.class),
+        Arguments.of("{\"type\":\"subscribe\",\"id\":\"\",\"payload\":{\"query\":\"q\"}}",
+            TransportFrame.Invalid.class),
         Arguments.of("{\"type\":\"subscribe\",\"id\":\"" + longId + "\",\"payload\":{\"query\":\"q\"}}",
             TransportFrame.Invalid.class),
         Arguments.of("{\"type\":\"subscribe\",\"id\":1,\"payload\":{\"query\":\"q\"}}", TransportFrame.Invalid.class),
@@ -65,7 +66,8 @@ class TransportFrameTest {
   void aSubscribeKeepsItsParts() {
     TransportFrame frame = TransportFrame.parse(new JsonObject().put("type", "subscribe").put("id", "op-1")
         .put("payload", new JsonObject().put("query", "query A { me { id } }").put("operationName", "A")
-            .put("variables", new JsonObject().put("x", 1))).encode());
+            .put("variables", new JsonObject().put("x", 1)))
+        .encode());
     assertThat(frame).isEqualTo(new TransportFrame.Subscribe("op-1", "query A { me { id } }", "A",
         new JsonObject().put("x", 1), null));
   }

@@ -36,7 +36,8 @@ class AdministratorProtectionTest extends WithModerationApp {
     // she keeps the admin routes
     list(h.get("/api/admin/members", admin));
     data(h.post("/api/people", admin, new JsonObject().put("slug", "ada2").put("fullName", "Ada Two")
-        .put("email", "ada2@example.org").put("password", ModerationHarness.PASSWORD).put("accountLevel", "administrator")),
+        .put("email", "ada2@example.org").put("password", ModerationHarness.PASSWORD)
+        .put("accountLevel", "administrator")),
         201);
     String ada2 = app.login("ada2", ModerationHarness.PASSWORD);
 

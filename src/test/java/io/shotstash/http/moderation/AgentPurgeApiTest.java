@@ -93,7 +93,8 @@ class AgentPurgeApiTest extends WithModerationApp {
   void rule1OnlyOrdinarySignedUpMembers() {
     Instant now = now();
     h.seed(ModerationHarness.withLevel(newMember("pa-editor", SPAM_BIO, now), "editor"),
-        ModerationHarness.withLevel(newMember("pa-staff", SPAM_BIO, now), "staff"), newMember("pa-legacy", SPAM_BIO, now));
+        ModerationHarness.withLevel(newMember("pa-staff", SPAM_BIO, now), "staff"),
+        newMember("pa-legacy", SPAM_BIO, now));
     h.rewrite("pa-legacy", p -> ModerationHarness.withLegacyId(p, "4711"));
     Agent agent = purger("pr-a");
     ObjectId before = h.head();
@@ -134,7 +135,8 @@ class AgentPurgeApiTest extends WithModerationApp {
   @Test
   void rule4NoLegitVoteStanding() {
     Instant now = now();
-    h.seed(newMember("lv-own", SPAM_BIO, now), newMember("lv-other", SPAM_BIO, now), newMember("lv-spam", SPAM_BIO, now));
+    h.seed(newMember("lv-own", SPAM_BIO, now), newMember("lv-other", SPAM_BIO, now),
+        newMember("lv-spam", SPAM_BIO, now));
     Agent agent = purger("pr-b");
     Agent other = h.grantTo(admin, "pr-other", "moderation:vote");
     data(h.agentVote(agent, "lv-own", "legit"));
@@ -170,7 +172,8 @@ class AgentPurgeApiTest extends WithModerationApp {
     // a maintainer of a project with another member
     h.seed(newMember("mx", SPAM_BIO, now()));
     Project garden = app.publicState().current().get(Sheet.PROJECTS, "sp-garden", Project.class);
-    ProjectMembership maintainer = new ProjectMembership(garden.id(), h.idOf("mx"), "sp-garden", "mx", null, true, now());
+    ProjectMembership maintainer =
+        new ProjectMembership(garden.id(), h.idOf("mx"), "sp-garden", "mx", null, true, now());
     h.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PROJECT_MEMBERSHIPS, "sp-garden/mx", maintainer)));
     ObjectId afterSeed = h.head();
     conflict(h.purgeBio(agent, "mx"), "shared_project");
@@ -331,7 +334,8 @@ class AgentPurgeApiTest extends WithModerationApp {
     Agent agent = purger("pr-ev");
     ObjectId before = h.head();
     Map<String, JsonObject> cases = Map.of(
-        "missing update", new JsonObject().put("record", "project-update").put("project", "sp-garden").put("number", 99),
+        "missing update",
+        new JsonObject().put("record", "project-update").put("project", "sp-garden").put("number", 99),
         "someone else's update", new JsonObject().put("record", "project-update").put("project", "sp-garden")
             .put("number", 1),
         "someone else's project", new JsonObject().put("record", "project").put("project", "sp-garden"),
@@ -350,7 +354,8 @@ class AgentPurgeApiTest extends WithModerationApp {
     // the member's own project with a title is good evidence
     JsonObject dry = data(h.purge(agent, "ev-member", purgeBody("Created a project advertising pills.", new JsonObject()
         .put("record", "project").put("project", "ev-own").put("field", "title")).put("dryRun", true)));
-    assertThat(dry.getJsonObject("deleted").getJsonArray("projects").getJsonObject(0).getString("slug")).isEqualTo("ev-own");
+    assertThat(dry.getJsonObject("deleted").getJsonArray("projects").getJsonObject(0).getString("slug"))
+        .isEqualTo("ev-own");
     assertThat(dry.getJsonObject("purge").getJsonArray("evidence").getJsonObject(0).getString("path"))
         .isEqualTo("projects/ev-own.toml");
     assertThat(h.head()).isEqualTo(before);
@@ -367,7 +372,8 @@ class AgentPurgeApiTest extends WithModerationApp {
     invalid(h.post(path, agent.token(), base.copy()), "reason");
     invalid(h.post(path, agent.token(), base.copy().put("reason", "")), "reason");
     invalid(h.post(path, agent.token(), base.copy().put("reason", "r".repeat(1001))), "reason");
-    for (String reason : List.of("Bio links to cheap-pills.shop", "Bio links to pills[.]com", "Bio links to pills(dot)com",
+    for (String reason : List.of("Bio links to cheap-pills.shop", "Bio links to pills[.]com",
+        "Bio links to pills(dot)com",
         "Bio links to hxxps://pills", "See https://x", "Bio says www.Pills", "Bio links to Cheap-Pills.SHOP",
         "Bio links to pills{.}com")) {
       invalid(h.post(path, agent.token(), base.copy().put("reason", reason)), "reason");
@@ -439,8 +445,9 @@ class AgentPurgeApiTest extends WithModerationApp {
     String roleId = data(h.post("/api/projects/pill-shop/help-wanted", spammer, new JsonObject()
         .put("title", "Pill seller").put("description", "Sell pills")), 201).getString("id");
     Agent agent = purger("pr-real");
-    String reason = "Signed up under a shop name; within two minutes posted pill adverts in a bio, a project, an update, "
-        + "a buzz item and a help-wanted role.";
+    String reason =
+        "Signed up under a shop name; within two minutes posted pill adverts in a bio, a project, an update, "
+            + "a buzz item and a help-wanted role.";
     JsonObject body = new JsonObject().put("reason", reason)
         .put("flags", new JsonArray().add("bio-promo-link").add("business-name"))
         .put("evidence", new JsonArray()
@@ -538,8 +545,9 @@ class AgentPurgeApiTest extends WithModerationApp {
     h.seed(newMember("race-vote", SPAM_BIO, now()));
     Agent agent = purger("pr-race1");
     Future<HttpResponse<Buffer>> purge = h.purgeBioLater(agent, "race-vote");
-    Future<HttpResponse<Buffer>> vote = app.client().post("/api/admin/members/race-vote/vote").bearerTokenAuthentication(staff)
-        .sendJsonObject(new JsonObject().put("verdict", "spam"));
+    Future<HttpResponse<Buffer>> vote =
+        app.client().post("/api/admin/members/race-vote/vote").bearerTokenAuthentication(staff)
+            .sendJsonObject(new JsonObject().put("verdict", "spam"));
     Future.all(purge, vote).await();
     if (purge.result().statusCode() == 200) {
       // the purge went first: the member is gone when the vote is checked

@@ -90,8 +90,9 @@ class AuditQueryTest {
         + "\nAction: person.create";
     data(h.post("/api/people/aq-staff-purged/purge", admin, new JsonObject().put("spam", true)
         .put("reason", "Spam account." + forgedTrailers)));
-    JsonObject swept = app.vertx().eventBus().<JsonObject>request(Addresses.MODERATION_PURGE_SWEEP, new JsonObject()).await()
-        .body();
+    JsonObject swept =
+        app.vertx().eventBus().<JsonObject>request(Addresses.MODERATION_PURGE_SWEEP, new JsonObject()).await()
+            .body();
     assertThat(ModerationHarness.strings(swept.getJsonArray("purged"))).containsExactly("aq-sched");
     data(h.post("/api/admin/spam-purges/" + purgeId + "/unblock", staff, new JsonObject()
         .put("reason", "Action: person.purge" + forgedTrailers)));

@@ -93,7 +93,8 @@ class ModerationApiTest extends WithModerationApp {
         new Route(HttpMethod.DELETE, "/api/admin/members/acc-target/vote", List.of(noVote), true, true),
         new Route(HttpMethod.POST, "/api/admin/members/acc-target/purge", List.of(noPurge), true, true),
         new Route(HttpMethod.GET, "/api/admin/spam-purges?bogus=1&by=robots", List.of(noRead), false, false),
-        new Route(HttpMethod.POST, "/api/admin/spam-purges/" + unknownId + "/unblock", List.of(allScopes), false, false),
+        new Route(HttpMethod.POST, "/api/admin/spam-purges/" + unknownId + "/unblock", List.of(allScopes), false,
+            false),
         new Route(HttpMethod.POST, "/api/admin/private-data/purge-orphans", List.of(allScopes), true, false),
         new Route(HttpMethod.GET, "/api/admin/agents?bogus=1", List.of(allScopes), false, false),
         new Route(HttpMethod.POST, "/api/admin/agents", List.of(allScopes), true, false),
@@ -116,12 +117,14 @@ class ModerationApiTest extends WithModerationApp {
       for (String token : refused) {
         HttpResponse<Buffer> r = route.method() == HttpMethod.GET || route.method() == HttpMethod.DELETE
             ? h.call(route.method(), route.path(), token, null) : h.call(route.method(), route.path(), token, bad);
-        assertThat(r.statusCode()).as(route.method() + " " + route.path() + " as " + who(token) + ": " + r.bodyAsString())
+        assertThat(r.statusCode())
+            .as(route.method() + " " + route.path() + " as " + who(token) + ": " + r.bodyAsString())
             .isEqualTo(404);
         notFound(r);
         if (route.method() == HttpMethod.POST) {
           HttpResponse<Buffer> malformed = h.raw(route.method(), route.path(), token, "{not json");
-          assertThat(malformed.statusCode()).as("malformed body to " + route.path() + " as " + who(token)).isEqualTo(404);
+          assertThat(malformed.statusCode()).as("malformed body to " + route.path() + " as " + who(token))
+              .isEqualTo(404);
         }
       }
     }
@@ -172,14 +175,16 @@ class ModerationApiTest extends WithModerationApp {
     invalid(h.get("/api/admin/members?perPage=201", reader.token()), "perPage");
     invalid(h.post("/api/admin/members/acc-valid/vote", staff, new JsonObject().put("bogus", true)), "bogus");
     invalid(h.post("/api/admin/members/acc-valid/vote", noPurge.token(), new JsonObject().put("bogus", true)), "bogus");
-    invalid(h.post("/api/admin/members/acc-valid/purge", allScopes.token(), new JsonObject().put("bogus", true)), "bogus");
+    invalid(h.post("/api/admin/members/acc-valid/purge", allScopes.token(), new JsonObject().put("bogus", true)),
+        "bogus");
     invalid(h.get("/api/admin/spam-purges?bogus=1", staff), "bogus");
     invalid(h.get("/api/admin/spam-purges?by=robots", reader.token()), "by");
     invalid(h.post("/api/admin/spam-purges/" + UUID.randomUUID() + "/unblock", staff, new JsonObject().put("bogus", 1)),
         "bogus");
     invalid(h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("bogus", 1)), "bogus");
     invalid(h.post("/api/admin/agents", admin, new JsonObject().put("bogus", 1)), "bogus");
-    invalid(h.post("/api/admin/agents/ax-all/grants", admin, new JsonObject().put("scopes", new JsonArray().add("root"))),
+    invalid(
+        h.post("/api/admin/agents/ax-all/grants", admin, new JsonObject().put("scopes", new JsonArray().add("root"))),
         "scopes");
   }
 
@@ -192,10 +197,12 @@ class ModerationApiTest extends WithModerationApp {
     invalid(h.get("/api/admin/members/acc-keys?bogus=1", staff), "bogus");
     invalid(h.post("/api/admin/agents/ax-all/withdraw-votes", staff, new JsonObject().put("bogus", 1)), "bogus");
     // the routes that take no query string refuse one, writes included, rather than ignore it
-    invalid(h.post("/api/admin/members/acc-keys/vote?bogus=1", staff, new JsonObject().put("verdict", "spam")), "bogus");
+    invalid(h.post("/api/admin/members/acc-keys/vote?bogus=1", staff, new JsonObject().put("verdict", "spam")),
+        "bogus");
     invalid(h.delete("/api/admin/members/acc-keys/vote?bogus=1", allScopes.token()), "bogus");
     invalid(h.post("/api/admin/members/acc-keys/purge?dryRun=true", allScopes.token(),
-        ModerationHarness.purgeBody("Set a bio advertising a pharmacy shop.", ModerationHarness.bioEvidence())), "dryRun");
+        ModerationHarness.purgeBody("Set a bio advertising a pharmacy shop.", ModerationHarness.bioEvidence())),
+        "dryRun");
     invalid(h.post("/api/admin/spam-purges/" + unknownId + "/unblock?bogus=1", staff, null), "bogus");
     invalid(h.post("/api/admin/private-data/purge-orphans?apply=true", admin, new JsonObject().put("apply", false)),
         "apply");
@@ -235,8 +242,9 @@ class ModerationApiTest extends WithModerationApp {
     Person bert = rosterPerson("r-bert", "Bert", Instant.parse("2025-01-11T00:00:00Z"), votedAt);
     Person cleo = rosterPerson("r-cleo", "Cleo", Instant.parse("2025-01-12T12:00:00Z"), votedAt);
     Person dora = rosterPerson("r-dora", "Dora", Instant.parse("2025-01-13T23:59:59.999Z"), null);
-    Person emil = new Person(UUID.randomUUID().toString(), null, "r-emil", "Roster Emil", null, null, "user", null, null,
-        null, null, null, Instant.parse("2025-01-14T00:00:00Z"), Instant.parse("2025-01-14T00:00:00Z"));
+    Person emil =
+        new Person(UUID.randomUUID().toString(), null, "r-emil", "Roster Emil", null, null, "user", null, null,
+            null, null, null, Instant.parse("2025-01-14T00:00:00Z"), Instant.parse("2025-01-14T00:00:00Z"));
     List<RecordChange> changes = new ArrayList<>(List.of(ModerationHarness.put(anna), ModerationHarness.put(bert),
         ModerationHarness.put(cleo), ModerationHarness.put(dora), ModerationHarness.put(emil)));
     changes.add(ModerationHarness.put(new PersonEvaluation("r-bert", "agent-stager", "spam", "Throwaway account.",
@@ -258,7 +266,8 @@ class ModerationApiTest extends WithModerationApp {
   }
 
   private static Person rosterPerson(String slug, String name, Instant createdAt, Instant hiddenAt) {
-    return new Person(UUID.randomUUID().toString(), null, slug, "Roster " + name, "I help out.", null, "user", null, null,
+    return new Person(UUID.randomUUID().toString(), null, slug, "Roster " + name, "I help out.", null, "user", null,
+        null,
         null, hiddenAt, hiddenAt == null ? null : "moderation", createdAt, createdAt);
   }
 
@@ -426,7 +435,8 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void includeDeactivatedFalseLeavesOutWhatModerationHid() {
     assertThat(roster(staff, "includeDeactivated=false")).containsExactly("r-emil", "r-dora", "r-anna");
-    assertThat(roster(staff, "includeDeactivated=true")).containsExactly("r-emil", "r-dora", "r-cleo", "r-bert", "r-anna");
+    assertThat(roster(staff, "includeDeactivated=true")).containsExactly("r-emil", "r-dora", "r-cleo", "r-bert",
+        "r-anna");
   }
 
   @Test
@@ -501,7 +511,8 @@ class ModerationApiTest extends WithModerationApp {
     assertThat(strings(agent.getJsonArray("flags"))).contains("business-name");
     assertThat(agent.getJsonObject("voter").getString("slug")).isEqualTo("dt-bot");
     assertThat(agent.getJsonObject("voter").getString("fullName")).isEqualTo("Bot dt-bot");
-    assertThat(Instant.parse(human.getString("evaluatedAt"))).isAfterOrEqualTo(Instant.parse(agent.getString("evaluatedAt")));
+    assertThat(Instant.parse(human.getString("evaluatedAt")))
+        .isAfterOrEqualTo(Instant.parse(agent.getString("evaluatedAt")));
     assertThat(detail.getJsonArray("earlierVotes")).isEmpty();
     assertThat(detail.getJsonArray("earlierPurges")).isEmpty();
     assertThat(detail.getJsonObject("footprint").getMap()).containsOnlyKeys("memberships", "updates", "buzz",
@@ -616,8 +627,9 @@ class ModerationApiTest extends WithModerationApp {
         UUID.randomUUID().toString(), UUID.randomUUID().toString(), "handed", "Someone Else", null, null, "human-stf",
         null, "Spam", List.of(), List.of(), "0".repeat(40), purgedAt, true, null, null);
     h.commitBehindTheAppsBack(List.of(
-        ModerationHarness.put(new PersonEvaluation("handed", "human-stf", "spam", "pills", List.of("manual-override"), 1.0,
-            votedAt)),
+        ModerationHarness
+            .put(new PersonEvaluation("handed", "human-stf", "spam", "pills", List.of("manual-override"), 1.0,
+                votedAt)),
         RecordChange.put(Sheet.SPAM_PURGES, earlier.id(), earlier)));
     JsonObject detail = h.detail(staff, "handed");
     assertThat(detail.getJsonArray("votes")).isEmpty();
@@ -780,7 +792,8 @@ class ModerationApiTest extends WithModerationApp {
         new JsonArray(List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k")), "business-name")) {
       invalid(h.post(path, bot.token(), spam.copy().put("reasoning", reasoning).put("flags", flags)), "flags");
     }
-    invalid(h.post(path, bot.token(), new JsonObject().put("verdict", "hidden").put("reasoning", reasoning)), "verdict");
+    invalid(h.post(path, bot.token(), new JsonObject().put("verdict", "hidden").put("reasoning", reasoning)),
+        "verdict");
     invalid(h.post(path, bot.token(), spam.copy().put("reasoning", reasoning).put("confidence", 0.5)), "confidence");
     assertThat(h.head()).isEqualTo(before);
 
@@ -1007,7 +1020,8 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void theAgentsListCountsVotesOverrulesAndPurges() {
     Instant now = now();
-    h.seed(newMember("ac-one", "bio", now), newMember("ac-two", "bio", now), newMember("ac-three", "Pills for sale", now));
+    h.seed(newMember("ac-one", "bio", now), newMember("ac-two", "bio", now),
+        newMember("ac-three", "Pills for sale", now));
     Agent bot = h.grantTo(admin, "acc-bot", "moderation:read", "moderation:vote", "moderation:purge");
     data(h.agentVote(bot, "ac-one", "spam"));
     data(h.agentVote(bot, "ac-two", "spam"));

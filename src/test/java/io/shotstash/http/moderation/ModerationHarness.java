@@ -130,8 +130,9 @@ final class ModerationHarness extends DataApi {
     List<RecordChange> changes = new ArrayList<>();
     Instant at = now();
     for (String slug : slugs) {
-      changes.add(put(new Person(Ids.uuid7(), null, slug, "Bot " + slug, null, null, "user", true, null, null, null, null,
-          at, at)));
+      changes
+          .add(put(new Person(Ids.uuid7(), null, slug, "Bot " + slug, null, null, "user", true, null, null, null, null,
+              at, at)));
     }
     commitBehindTheAppsBack(changes);
   }
@@ -282,7 +283,8 @@ final class ModerationHarness extends DataApi {
   }
 
   static PersonEvaluation evaluatedAt(PersonEvaluation e, Instant at) {
-    return new PersonEvaluation(e.personSlug(), e.evaluator(), e.verdict(), e.reasoning(), e.flags(), e.confidence(), at);
+    return new PersonEvaluation(e.personSlug(), e.evaluator(), e.verdict(), e.reasoning(), e.flags(), e.confidence(),
+        at);
   }
 
   // ---- git ----
@@ -337,7 +339,8 @@ final class ModerationHarness extends DataApi {
   }
 
   long count(String query) {
-    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+    try (Connection c = Database.connect(app.db().url());
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(query)) {
       rs.next();
       return rs.getLong(1);
@@ -354,6 +357,7 @@ final class ModerationHarness extends DataApi {
   /** A finished session of a member, issued at {@code issuedAt}. */
   void session(String slug, Instant issuedAt) {
     sql("INSERT INTO sessions (id, person_id, issued_at, expires_at, revoked_at) VALUES ('" + UUID.randomUUID() + "', '"
-        + idOf(slug) + "', '" + issuedAt + "', '" + issuedAt.plusSeconds(3600) + "', '" + issuedAt.plusSeconds(60) + "')");
+        + idOf(slug) + "', '" + issuedAt + "', '" + issuedAt.plusSeconds(3600) + "', '" + issuedAt.plusSeconds(60)
+        + "')");
   }
 }

@@ -44,7 +44,8 @@ class ReusedSlugAllowanceTest extends WithModerationApp {
   }
 
   private static SpamPurge purgeRecord(String slug, String by, Instant at) {
-    return new SpamPurge(UUID.randomUUID().toString(), UUID.randomUUID().toString(), slug, "Gone " + slug, null, null, by,
+    return new SpamPurge(UUID.randomUUID().toString(), UUID.randomUUID().toString(), slug, "Gone " + slug, null, null,
+        by,
         null, "Spam", List.of(), List.of(), "0".repeat(40), at, true, null, null);
   }
 
@@ -80,7 +81,8 @@ class ReusedSlugAllowanceTest extends WithModerationApp {
     h.commitBehindTheAppsBack(changes);
 
     // the administrator removes that account, and makes a new agent under the freed slug
-    data(h.post("/api/people/reborn-bot/purge", admin, new JsonObject().put("reason", "Retired agent").put("spam", false)));
+    data(h.post("/api/people/reborn-bot/purge", admin,
+        new JsonObject().put("reason", "Retired agent").put("spam", false)));
     assertThat(h.person("reborn-bot")).isNull();
     Agent reborn = h.agent(admin, "reborn-bot", "moderation:read", "moderation:vote", "moderation:purge");
     assertThat(reborn.id()).isNotEqualTo(earlier.id());

@@ -53,7 +53,8 @@ class RosterPrivateFactsTest {
   @BeforeAll
   static void start() {
     github = Vertx.vertx();
-    server = github.createHttpServer().requestHandler(RosterPrivateFactsTest::answerLater).listen(0, "127.0.0.1").await();
+    server =
+        github.createHttpServer().requestHandler(RosterPrivateFactsTest::answerLater).listen(0, "127.0.0.1").await();
     Map<String, String> settings = new HashMap<>(ModerationHarness.QUIET);
     settings.put("SHOTSTASH_GITHUB_API_URL", "http://127.0.0.1:" + server.actualPort());
     app = TestApp.start(settings);
@@ -109,7 +110,8 @@ class RosterPrivateFactsTest {
   }
 
   private static Person githubMember(String slug, long githubId, Instant createdAt) {
-    return new Person(Ids.uuid7(), null, slug, "Member " + slug, "bio", null, "user", null, githubId, "login-" + githubId,
+    return new Person(Ids.uuid7(), null, slug, "Member " + slug, "bio", null, "user", null, githubId,
+        "login-" + githubId,
         null, null, createdAt, createdAt);
   }
 
@@ -118,7 +120,8 @@ class RosterPrivateFactsTest {
         + "@example.org', '" + github.encode() + "'::jsonb)");
   }
 
-  private static JsonObject githubFacts(String login, Instant accountCreatedAt, int repos, int followers, Instant checked) {
+  private static JsonObject githubFacts(String login, Instant accountCreatedAt, int repos, int followers,
+      Instant checked) {
     return new JsonObject().put("login", login).put("accountCreatedAt", accountCreatedAt.toString())
         .put("publicRepos", repos).put("followers", followers).put("status", "ok").put("checkedAt", checked.toString());
   }
@@ -135,7 +138,8 @@ class RosterPrivateFactsTest {
   @Test
   void emailBounceAndSlackSignInComeFromThePrivateProfile() {
     h.seed(ModerationHarness.newMember("pf-member", "bio", now()));
-    h.sql("INSERT INTO private_profiles (person_id, email, last_slack_sso_at, email_bounce) VALUES ('" + h.idOf("pf-member")
+    h.sql("INSERT INTO private_profiles (person_id, email, last_slack_sso_at, email_bounce) VALUES ('"
+        + h.idOf("pf-member")
         + "', 'dealsdeals@example.org', '2026-01-02T03:04:05Z', '{\"type\":\"hard\",\"at\":\"2026-01-01T00:00:00Z\"}'::jsonb)");
     JsonObject row = h.row(staff, "pf-member");
     assertThat(Instant.parse(row.getString("lastSlackSsoAt"))).isEqualTo(Instant.parse("2026-01-02T03:04:05Z"));
@@ -167,7 +171,8 @@ class RosterPrivateFactsTest {
     facts("gh-106", githubFacts("old-106", Instant.parse("2015-01-01T00:00:00Z"), 3, 4, STALE_CHECK));
     STATUS.put(107L, 500);
     facts("gh-107", githubFacts("old-107", Instant.parse("2015-01-01T00:00:00Z"), 3, 4, STALE_CHECK));
-    facts("gh-108", githubFacts("old-108", Instant.parse("2015-01-01T00:00:00Z"), 3, 4, now.minus(Duration.ofHours(1))));
+    facts("gh-108",
+        githubFacts("old-108", Instant.parse("2015-01-01T00:00:00Z"), 3, 4, now.minus(Duration.ofHours(1))));
     STATUS.put(109L, 500);
     expect(8);
 

@@ -100,7 +100,8 @@ class SpamPurgeLogApiTest {
   @Test
   void theLogListsPurgesNewestFirstWithFiltersByRefAndLinks() {
     Instant now = now();
-    h.seed(newMember("lg-agent", SPAM_BIO, now), newMember("lg-staff", SPAM_BIO, now), newMember("lg-quiet", "bio", now));
+    h.seed(newMember("lg-agent", SPAM_BIO, now), newMember("lg-staff", SPAM_BIO, now),
+        newMember("lg-quiet", "bio", now));
     Agent bot = purger("log-bot");
     data(h.purgeBio(bot, "lg-agent"));
     data(h.post("/api/people/lg-staff/purge", admin, new JsonObject().put("reason", "Pill spam").put("spam", true)));
@@ -265,7 +266,8 @@ class SpamPurgeLogApiTest {
     changes.add(ModerationHarness.put(hidden("sc-young", "moderation", fiveDaysAgo)));
     changes.add(ModerationHarness.put(vote("sc-young", "human-stf", "spam", now.minus(Duration.ofDays(1)))));
     // staff are never purged on schedule
-    changes.add(ModerationHarness.put(ModerationHarness.withLevel(hidden("sc-staff", "moderation", fiveDaysAgo), "staff")));
+    changes.add(
+        ModerationHarness.put(ModerationHarness.withLevel(hidden("sc-staff", "moderation", fiveDaysAgo), "staff")));
     changes.add(ModerationHarness.put(vote("sc-staff", "human-stf", "spam", fourDaysAgo)));
     // shown again: not purged
     changes.add(ModerationHarness.put(newMember("sc-shown", "bio", fiveDaysAgo)));
@@ -277,8 +279,9 @@ class SpamPurgeLogApiTest {
     assertThat(active.token()).isNotBlank();
 
     ObjectId before = h.head();
-    JsonObject reply = app.vertx().eventBus().<JsonObject>request(Addresses.MODERATION_PURGE_SWEEP, new JsonObject()).await()
-        .body();
+    JsonObject reply =
+        app.vertx().eventBus().<JsonObject>request(Addresses.MODERATION_PURGE_SWEEP, new JsonObject()).await()
+            .body();
     assertThat(strings(reply.getJsonArray("purged"))).containsExactlyInAnyOrder("sc-human", "sc-staged");
     assertThat(h.person("sc-human")).isNull();
     assertThat(h.person("sc-staged")).isNull();
@@ -331,7 +334,8 @@ class SpamPurgeLogApiTest {
 
   private static PersonEvaluation vote(String slug, String evaluator, String verdict, Instant at) {
     boolean human = evaluator.startsWith("human-");
-    return new PersonEvaluation(slug, evaluator, verdict, "reason", human ? List.of("manual-override") : List.of("agent"),
+    return new PersonEvaluation(slug, evaluator, verdict, "reason",
+        human ? List.of("manual-override") : List.of("agent"),
         human ? 1.0 : null, at);
   }
 
@@ -345,14 +349,16 @@ class SpamPurgeLogApiTest {
     invalid(h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", "yes")), "apply");
     ObjectId head = h.head();
 
-    JsonObject baseline = data(h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", false)));
+    JsonObject baseline =
+        data(h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", false)));
     String orphan = UUID.randomUUID().toString();
     h.sql("INSERT INTO private_profiles (person_id, email) VALUES ('" + orphan + "', 'orphan-secret@example.org')");
     h.sql("INSERT INTO password_credentials (person_id, hash) VALUES ('" + orphan + "', 'x')");
     h.sql("INSERT INTO sessions (id, person_id, expires_at) VALUES ('" + UUID.randomUUID() + "', '" + orphan
         + "', now() + interval '1 day')");
 
-    HttpResponse<Buffer> counted = h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", false));
+    HttpResponse<Buffer> counted =
+        h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", false));
     JsonObject counts = data(counted);
     assertThat(counts.fieldNames()).containsExactlyInAnyOrder("applied", "orphanPeople", "profiles", "legacyPasswords",
         "claimRequests", "sessions");
@@ -365,7 +371,8 @@ class SpamPurgeLogApiTest {
     assertThat(counted.bodyAsString()).doesNotContain("orphan-secret").doesNotContain(orphan);
     assertThat(h.count("SELECT count(*) FROM private_profiles WHERE person_id = '" + orphan + "'")).isEqualTo(1);
 
-    HttpResponse<Buffer> applied = h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", true));
+    HttpResponse<Buffer> applied =
+        h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", true));
     JsonObject deleted = data(applied);
     assertThat(deleted.getBoolean("applied")).isTrue();
     for (String key : List.of("orphanPeople", "profiles", "legacyPasswords", "claimRequests", "sessions")) {
@@ -379,7 +386,8 @@ class SpamPurgeLogApiTest {
     assertThat(h.count("SELECT count(*) FROM private_profiles WHERE person_id = '" + h.idOf("usr") + "'")).isEqualTo(1);
     assertThat(data(h.get("/api/auth/me", user)).getString("slug")).isEqualTo("usr");
 
-    JsonObject after = data(h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", false)));
+    JsonObject after =
+        data(h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", false)));
     assertThat(after.getInteger("orphanPeople")).isZero();
     assertThat(h.head()).isEqualTo(head);
     error(h.post("/api/admin/private-data/purge-orphans", admin, new JsonObject().put("apply", false).put("bogus", 1)),

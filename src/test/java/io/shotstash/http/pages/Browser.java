@@ -1,6 +1,5 @@
 package io.shotstash.http.pages;
 
-
 import io.shotstash.testing.TestApp;
 import java.io.IOException;
 import java.io.UncheckedIOException;

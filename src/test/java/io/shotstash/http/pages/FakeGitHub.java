@@ -71,7 +71,8 @@ final class FakeGitHub implements AutoCloseable {
     if (challenge == null || verifier == null || !s256(verifier).equals(challenge)) {
       answer = new JsonObject().put("error", "bad_verification_code");
     } else {
-      answer = new JsonObject().put("access_token", "gho_" + UUID.randomUUID()).put("token_type", "bearer").put("scope", "read:user,user:email");
+      answer = new JsonObject().put("access_token", "gho_" + UUID.randomUUID()).put("token_type", "bearer").put("scope",
+          "read:user,user:email");
     }
     ctx.response().putHeader("Content-Type", "application/json").end(answer.encode());
   }

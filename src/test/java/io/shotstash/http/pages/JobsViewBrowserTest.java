@@ -54,7 +54,8 @@ class JobsViewBrowserTest extends WithSignedInApp {
         .getString("id");
     String selects = gql(editor, "mutation($p: ID) { createFolder(name: \"Selects\", parentId: $p) { id } }",
         new JsonObject().put("p", shoot)).getJsonObject("createFolder").getString("id");
-    videoId = upload("interview.mp4", "video/mp4", "not really a video, but bytes".getBytes(StandardCharsets.UTF_8), shoot);
+    videoId =
+        upload("interview.mp4", "video/mp4", "not really a video, but bytes".getBytes(StandardCharsets.UTF_8), shoot);
     notesId = upload("notes.txt", "text/plain", "shot list".getBytes(StandardCharsets.UTF_8), selects);
     worker = new ContractWorker(app, BOOTSTRAP, ContractWorker.manifest("test-proxy", PROXY));
     assertThat(worker.register().status()).isEqualTo(201);
@@ -214,7 +215,8 @@ class JobsViewBrowserTest extends WithSignedInApp {
     browser.until(d -> "cancelled".equals(jobAttribute(jobId, "data-state")));
     browser.textIn(By.id("job-" + jobId), "Cancelled");
     assertThat(browser.all(By.cssSelector("#job-" + jobId + " button.cancel"))).isEmpty();
-    JsonObject seen = gql(editor, "query($id: ID!) { pipelineJob(id: $id) { status } }", new JsonObject().put("id", jobId));
+    JsonObject seen =
+        gql(editor, "query($id: ID!) { pipelineJob(id: $id) { status } }", new JsonObject().put("id", jobId));
     assertThat(seen.getJsonObject("pipelineJob").getString("status")).isEqualTo("cancelled");
     // an editor is not shown the pipeline's workers
     assertThat(browser.find(By.id("pipeline")).isDisplayed()).isFalse();

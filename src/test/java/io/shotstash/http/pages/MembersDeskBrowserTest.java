@@ -108,7 +108,8 @@ class MembersDeskBrowserTest {
         .put("scopes", new JsonArray().add("moderation:read").add("moderation:vote"))), 201)
         .getJsonObject("data").getString("token");
     ok(call(HttpMethod.POST, "/api/admin/members/cheap-pills/vote", agent, new JsonObject().put("verdict", "spam")
-        .put("reasoning", STAGED_REASONING).put("flags", new JsonArray().add("business-name").add("bio-promo-link"))), 200);
+        .put("reasoning", STAGED_REASONING).put("flags", new JsonArray().add("business-name").add("bio-promo-link"))),
+        200);
   }
 
   static JsonObject member(String slug) {
@@ -199,11 +200,13 @@ class MembersDeskBrowserTest {
 
     // the staff member's own row cannot be voted on
     assertThat(browser.text(row("sam-staff"))).contains("This is you");
-    assertThat(browser.script("return [...document.querySelectorAll('#m-sam-staff .vote button')].map(b => b.disabled);"))
+    assertThat(
+        browser.script("return [...document.querySelectorAll('#m-sam-staff .vote button')].map(b => b.disabled);"))
         .isEqualTo(List.of(true, true));
 
     assertThat(browser.attribute(row("dan-seo"), "class")).contains("tint-amber");
-    assertThat(browser.text(row("dan-seo"))).contains("Rank Boost Agency", "@dan-seo", "never signed in", "1 link in bio",
+    assertThat(browser.text(row("dan-seo"))).contains("Rank Boost Agency", "@dan-seo", "never signed in",
+        "1 link in bio",
         "Email does not match name", "No avatar", "Signed up", "offers@rankboost.example.com", "No vote yet");
 
     moveTo("dan-seo");
@@ -243,18 +246,21 @@ class MembersDeskBrowserTest {
     String purgeAfter = row.getString("purgeAfter");
     assertThat(purgeAfter).isNotNull();
     browser.visible(By.cssSelector("#m-cheap-pills .staged-vote"));
-    assertThat(browser.text(By.cssSelector("#m-cheap-pills .staged-vote"))).contains("Staged", "Spam", "by Triage Bot (agent)", "“" + STAGED_REASONING + "”",
+    assertThat(browser.text(By.cssSelector("#m-cheap-pills .staged-vote"))).contains("Staged", "Spam",
+        "by Triage Bot (agent)", "“" + STAGED_REASONING + "”",
         "business-name", "bio-promo-link", "Purged in", purgeAfter.substring(0, 10), "unless a person votes");
     assertThat(browser.attribute(row("cheap-pills"), "class")).contains("dimmed");
     assertThat(browser.text(row("cheap-pills"))).contains("Hidden by Triage Bot (agent)");
     // a staged vote still waits for a person: the buttons are there
-    assertThat(browser.script("return [...document.querySelectorAll('#m-cheap-pills .vote button')].map(b => b.disabled);"))
+    assertThat(
+        browser.script("return [...document.querySelectorAll('#m-cheap-pills .vote button')].map(b => b.disabled);"))
         .isEqualTo(List.of(false, false));
     // and the bounced member is tinted red
     assertThat(browser.attribute(row("bo-lindqvist"), "class")).contains("tint-red");
     assertThat(browser.text(row("bo-lindqvist"))).contains("Email bounced (hard)");
     // the GitHub newbie: an amber GitHub badge
-    By badge = By.xpath("//li[@id='m-octo-newbie']//span[contains(@class,'badge') and contains(., 'GitHub @octo-newbie')]");
+    By badge =
+        By.xpath("//li[@id='m-octo-newbie']//span[contains(@class,'badge') and contains(., 'GitHub @octo-newbie')]");
     assertThat(browser.attribute(badge, "class")).contains("amber");
     assertThat(browser.text(badge)).contains("5 d old", "0 repos", "0 followers");
     assertThat(browser.text(row("octo-newbie"))).contains("signed in 1×");
@@ -320,7 +326,8 @@ class MembersDeskBrowserTest {
     openDeskAsStaff();
     browser.find(By.id("tab-purges")).click();
     browser.textIn(By.id("purges-status"), "1 purge");
-    assertThat(browser.text(By.cssSelector("#purges li.purge"))).contains("@spam-gone", "Pill Palace", "by Ada Admin (person)",
+    assertThat(browser.text(By.cssSelector("#purges li.purge"))).contains("@spam-gone", "Pill Palace",
+        "by Ada Admin (person)",
         "“Spam account: pharmacy offers in the bio and in two projects.”", "Sign-in blocked");
     assertThat(browser.location()).isEqualTo("/admin/members#purge-log");
     browser.screenshot("members-purge-log");

@@ -126,7 +126,7 @@ class PagesHttpTest extends WithSignedInApp {
 
   @Test
   void theStartPageOffersSignInToAnonymousCallers() {
-    for (String session : new String[] {null, "not-a-session"}) {
+    for (String session : new String[]{null, "not-a-session"}) {
       String html = page(get("/", session), 200);
       assertThat(html).contains("<title>Welcome · Shotstash</title>").contains("href=\"/login?return=/\"")
           .doesNotContain("/admin/members").doesNotContain("/admin/jobs");

@@ -53,9 +53,10 @@ class FullDiskOutputTest extends WithAppOnSmallDisk {
   record Recorded(long versions, boolean pendingOutput) {}
 
   static Recorded recorded(Claimed c) throws SQLException {
-    try (Connection conn = Database.connect(app.db().url()); PreparedStatement s = conn.prepareStatement(
-        "SELECT (SELECT count(*) FROM processed_versions WHERE file_id = ?::uuid),"
-            + " (SELECT output_version_id IS NOT NULL FROM pipeline_jobs WHERE id = ?::uuid)")) {
+    try (Connection conn = Database.connect(app.db().url());
+        PreparedStatement s = conn.prepareStatement(
+            "SELECT (SELECT count(*) FROM processed_versions WHERE file_id = ?::uuid),"
+                + " (SELECT output_version_id IS NOT NULL FROM pipeline_jobs WHERE id = ?::uuid)")) {
       s.setString(1, c.fileId());
       s.setString(2, c.id());
       try (ResultSet r = s.executeQuery()) {
@@ -88,7 +89,8 @@ class FullDiskOutputTest extends WithAppOnSmallDisk {
 
     RawUpload.Answer a = RawUpload.send(app.port(), "PUT", ContractWorker.BASE + "/jobs/" + c.id() + "/output",
         Map.of("X-Worker-Token", c.worker().token(), "X-Claim-Token", c.claim(), "Content-Type", "video/mp4",
-            "X-Output-Ext", "mp4"), free + 16 * MIB);
+            "X-Output-Ext", "mp4"),
+        free + 16 * MIB);
 
     assertInsufficientStorage(a.status(), a.header("X-Shotstash-Pipeline"), a.header("Retry-After"),
         new JsonObject(a.body()));
@@ -104,7 +106,8 @@ class FullDiskOutputTest extends WithAppOnSmallDisk {
     bytes[0] = 9;
     Answer ok = c.worker().output(c.id(), c.claim(), "video/mp4", "mp4", Buffer.buffer(bytes));
     assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
-    assertThat(disk.path().resolve("media/versions/" + ok.json().getString("versionId") + ".mp4")).hasBinaryContent(bytes);
+    assertThat(disk.path().resolve("media/versions/" + ok.json().getString("versionId") + ".mp4"))
+        .hasBinaryContent(bytes);
     Answer done = c.worker().complete(c.id(), c.claim());
     assertThat(done.status()).as(done.toString()).isEqualTo(200);
     assertThat(recorded(c).versions()).isEqualTo(1);

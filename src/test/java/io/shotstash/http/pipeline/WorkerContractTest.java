@@ -330,7 +330,8 @@ class WorkerContractTest extends WithSignedInApp {
     assertRefusal(w.register(new JsonObject().put("manifest", ContractWorker.manifest(name))), 400, "INVALID_MANIFEST");
     assertRefusal(w.register(new JsonObject().put("manifest", ContractWorker.manifest(name, "Acme/X"))),
         400, "INVALID_MANIFEST");
-    assertRefusal(w.register(new JsonObject().put("manifest", ContractWorker.manifest(name, "acme/x").put("version", ""))),
+    assertRefusal(
+        w.register(new JsonObject().put("manifest", ContractWorker.manifest(name, "acme/x").put("version", ""))),
         400, "INVALID_MANIFEST");
     assertThat(w.token()).isNull();
   }
@@ -352,7 +353,8 @@ class WorkerContractTest extends WithSignedInApp {
     ContractWorker builtIn = unregistered(name, "shotstash/proxy-720p", "shotstash/heic-to-jpeg");
     assertOk(builtIn.register(), 201);
     // the rule's list of built-in kinds is the one the migrations made
-    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+    try (Connection c = Database.connect(app.db().url());
+        Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds WHERE builtin ORDER BY name")) {
       List<String> builtins = new ArrayList<>();
       while (r.next()) {
@@ -365,7 +367,8 @@ class WorkerContractTest extends WithSignedInApp {
   }
 
   static List<String> kindsInTheDatabase() throws SQLException {
-    try (Connection c = Database.connect(app.db().url()); Statement s = c.createStatement();
+    try (Connection c = Database.connect(app.db().url());
+        Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds")) {
       List<String> kinds = new ArrayList<>();
       while (r.next()) {
@@ -419,7 +422,8 @@ class WorkerContractTest extends WithSignedInApp {
     assertRefusal(none.token("ssw_" + "A".repeat(43)).next(), 401, "UNAUTHENTICATED");
     assertRefusal(none.token("").next(), 401, "UNAUTHENTICATED");
     assertRefusal(none.token("ssw_" + "A".repeat(300)).next(), 401, "UNAUTHENTICATED");
-    assertRefusal(none.token(null).call(HttpMethod.POST, "/jobs/next", Map.of("Authorization", "Bearer " + admin), null),
+    assertRefusal(
+        none.token(null).call(HttpMethod.POST, "/jobs/next", Map.of("Authorization", "Bearer " + admin), null),
         401, "UNAUTHENTICATED");
     assertRefusal(none.token(null).heartbeat(), 401, "UNAUTHENTICATED");
     String job = UUID.randomUUID().toString();
@@ -455,7 +459,8 @@ class WorkerContractTest extends WithSignedInApp {
     JsonObject job = enqueue(fileId, kind);
     assertThat(job.getString("status")).isEqualTo("queued");
     assertThat(job.getString("state")).isEqualTo("queued");
-    Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.REVOKE, new JsonObject().put("workerId", w.workerId()))
+    Requests
+        .ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.REVOKE, new JsonObject().put("workerId", w.workerId()))
         .await();
     JsonObject view = jobView(job.getString("id"));
     assertThat(view.getString("status")).isEqualTo("queued");
@@ -511,7 +516,8 @@ class WorkerContractTest extends WithSignedInApp {
     // a job given back after a retryable failure is lost too
     Claimed retried = claimed("heartbeat-retry");
     assertOk(retried.worker().fail(retried.id(), retried.claim(), "try again", true), 200);
-    assertThat(retried.worker().heartbeat(retried.id()).json().getJsonArray("lostJobIds")).containsExactly(retried.id());
+    assertThat(retried.worker().heartbeat(retried.id()).json().getJsonArray("lostJobIds"))
+        .containsExactly(retried.id());
 
     // at most 100 ids, and activeJobIds may be left out
     JsonArray hundred = new JsonArray();
@@ -555,7 +561,8 @@ class WorkerContractTest extends WithSignedInApp {
     String oldKind = "test/" + unique("kinds-old");
     String newKind = "test/" + unique("kinds-new");
     ContractWorker w = worker("kinds", oldKind);
-    JsonObject changed = ContractWorker.manifest(w.manifest().getString("name"), oldKind, newKind).put("version", "2.0.0");
+    JsonObject changed =
+        ContractWorker.manifest(w.manifest().getString("name"), oldKind, newKind).put("version", "2.0.0");
     assertOk(w.manifest(changed).heartbeat(), 200);
     // the new kind exists now, so a job of it can be queued, and the worker serves it
     assertNextServes(w, upload(bytes(10, 1), "text/plain", "notes.txt"), newKind);
@@ -623,7 +630,8 @@ class WorkerContractTest extends WithSignedInApp {
         calls.add(CompletableFuture.supplyAsync(w::next, pool));
       }
       List<Answer> answers = calls.stream().map(CompletableFuture::join).toList();
-      List<String> claimedIds = answers.stream().filter(a -> a.status() == 200).map(a -> a.job().getString("id")).toList();
+      List<String> claimedIds =
+          answers.stream().filter(a -> a.status() == 200).map(a -> a.job().getString("id")).toList();
       assertThat(claimedIds).containsExactlyInAnyOrder(first, second);
       assertThat(answers).filteredOn(a -> a.status() != 200).allSatisfy(a -> assertOk(a, 204));
     } finally {
@@ -715,7 +723,8 @@ class WorkerContractTest extends WithSignedInApp {
     Claimed c = claimed("trashed");
     ContractWorker w = c.worker();
     Path file = storedOutput(c, "image/jpeg", "jpg", Buffer.buffer(bytes(20, 6)));
-    Requests.ask(app.vertx(), Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.TRASH_FILE, new JsonObject().put("id", c.fileId())).await();
+    Requests.ask(app.vertx(), Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.TRASH_FILE,
+        new JsonObject().put("id", c.fileId())).await();
     JsonObject view = jobView(c.id());
     assertThat(view.getString("status")).isEqualTo("cancelled");
     assertThat(view.getString("error")).isEqualTo("file trashed");
@@ -826,7 +835,8 @@ class WorkerContractTest extends WithSignedInApp {
     assertRefusal(w.progress(c.id(), c.claim(), new JsonObject().putNull("progress")), 400, "INVALID_BODY");
     assertRefusal(w.progress(c.id(), c.claim(), new JsonObject()), 400, "INVALID_BODY");
     assertRefusal(w.call(HttpMethod.POST, "/jobs/" + c.id() + "/progress",
-        Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"), Buffer.buffer("42")), 400, "INVALID_BODY");
+        Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"), Buffer.buffer("42")), 400,
+        "INVALID_BODY");
     assertRefusal(w.call(HttpMethod.POST, "/jobs/" + c.id() + "/progress",
         Map.of("X-Claim-Token", c.claim(), "Content-Type", "application/json"), Buffer.buffer("{progress: 4")), 400,
         "INVALID_BODY");
@@ -1031,12 +1041,14 @@ class WorkerContractTest extends WithSignedInApp {
     assertThat(view.getInteger("progress")).isEqualTo(100);
     assertThat(view.getString("versionId")).isEqualTo(versionId);
 
-    HttpResponse<Buffer> get = app.client().get("/media/p/" + versionId).bearerTokenAuthentication(admin).send().await();
+    HttpResponse<Buffer> get =
+        app.client().get("/media/p/" + versionId).bearerTokenAuthentication(admin).send().await();
     assertThat(get.statusCode()).isEqualTo(200);
     assertThat(get.getHeader("Content-Type")).startsWith("video/mp4");
     assertThat(get.body().getBytes()).isEqualTo(out);
 
-    HttpResponse<Buffer> head = app.client().head("/media/p/" + versionId).bearerTokenAuthentication(admin).send().await();
+    HttpResponse<Buffer> head =
+        app.client().head("/media/p/" + versionId).bearerTokenAuthentication(admin).send().await();
     assertThat(head.statusCode()).isEqualTo(200);
     assertThat(head.getHeader("Content-Length")).isEqualTo("64");
     assertThat(head.body() == null ? 0 : head.body().length()).isZero();

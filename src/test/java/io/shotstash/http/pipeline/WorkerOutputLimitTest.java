@@ -121,7 +121,8 @@ class WorkerOutputLimitTest extends WithSignedInApp {
     // the holder's own small output is taken and recorded (its lease moved with it)
     Answer ok = c.worker().output(c.id(), c.claim(), "video/mp4", "mp4", Buffer.buffer(body));
     assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
-    assertThat(app.dataDir().resolve("media/versions/" + ok.json().getString("versionId") + ".mp4")).hasBinaryContent(body);
+    assertThat(app.dataDir().resolve("media/versions/" + ok.json().getString("versionId") + ".mp4"))
+        .hasBinaryContent(body);
   }
 
   /** What a client that sends {@code Expect: 100-continue} saw: the answer, and whether it was asked for the body. */
@@ -141,9 +142,9 @@ class WorkerOutputLimitTest extends WithSignedInApp {
         continued.set(true);
         req.end(body);
       });
-      req.exceptionHandler(err -> { });
-      Future<Expecting> answer = req.response().compose(res -> res.body().map(b ->
-          new Expecting(res.statusCode(), b.length() == 0 ? null : b.toJsonObject(), continued.get())));
+      req.exceptionHandler(err -> {});
+      Future<Expecting> answer = req.response().compose(res -> res.body()
+          .map(b -> new Expecting(res.statusCode(), b.length() == 0 ? null : b.toJsonObject(), continued.get())));
       req.sendHead().await();
       Expecting e = answer.await();
       req.reset();
@@ -172,7 +173,8 @@ class WorkerOutputLimitTest extends WithSignedInApp {
     assertThat(taken.continued()).isTrue();
     assertThat(taken.status()).as("%s", taken.body()).isEqualTo(200);
     assertThat(taken.body().getLong("size")).isEqualTo(5L);
-    assertThat(app.dataDir().resolve("media/versions/" + taken.body().getString("versionId") + ".mp4")).hasContent("hello");
+    assertThat(app.dataDir().resolve("media/versions/" + taken.body().getString("versionId") + ".mp4"))
+        .hasContent("hello");
   }
 
   @Test

@@ -35,7 +35,8 @@ class JobStatusTest {
 
   @Test
   void parseRefusesUnknownStatuses() {
-    assertThat(catchThrowable(() -> JobStatus.parse("waiting_for_worker"))).isInstanceOf(IllegalArgumentException.class);
+    assertThat(catchThrowable(() -> JobStatus.parse("waiting_for_worker")))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThat(catchThrowable(() -> JobStatus.parse("paused"))).isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -34,7 +34,7 @@ class KindsTest {
   @ParameterizedTest(name = "a part of {0} characters")
   @ValueSource(ints = {1, 2, 63, 64})
   void eachPartIsOneToSixtyFourCharacters(int n) {
-    for (String c : new String[] {"a", "0", ".", "-", "_"}) {
+    for (String c : new String[]{"a", "0", ".", "-", "_"}) {
       String part = c.repeat(n);
       assertThat(Kinds.valid(part + "/b")).as("namespace %s", part).isTrue();
       assertThat(Kinds.valid("a/" + part)).as("name %s", part).isTrue();

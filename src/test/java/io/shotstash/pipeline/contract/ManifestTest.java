@@ -95,7 +95,7 @@ class ManifestTest {
 
   @Test
   void aManifestThatIsMissingOrNotAnObjectIsInvalid() {
-    for (Object m : new Object[] {null, "manifest", 1, new JsonArray().add(valid())}) {
+    for (Object m : new Object[]{null, "manifest", 1, new JsonArray().add(valid())}) {
       ApiError e = refusal(m);
       assertThat(e.status()).isEqualTo(400);
       assertThat(e.code()).isEqualTo("INVALID_MANIFEST");
@@ -170,7 +170,8 @@ class ManifestTest {
 
   @Test
   void theBuiltInKindsMayBeListedByTheWorkersThatMakeThem() {
-    Manifest m = Manifest.parse(valid().put("kinds", new JsonArray().add("shotstash/proxy-720p").add("shotstash/heic-to-jpeg")));
+    Manifest m =
+        Manifest.parse(valid().put("kinds", new JsonArray().add("shotstash/proxy-720p").add("shotstash/heic-to-jpeg")));
     assertThat(m.kinds()).containsExactly("shotstash/proxy-720p", "shotstash/heic-to-jpeg");
   }
 

@@ -36,7 +36,8 @@ class GitTreeWriterFullDiskTest {
   private static final String BRANCH = "published";
   /** A fixed time: every attempt writes the very same objects, so a retry reuses what an earlier one wrote. */
   private static final PersonIdent AUTHOR =
-      new PersonIdent("Shotstash Test", "test@shotstash.invalid", Instant.parse("2024-05-01T10:00:00Z"), ZoneOffset.UTC);
+      new PersonIdent("Shotstash Test", "test@shotstash.invalid", Instant.parse("2024-05-01T10:00:00Z"),
+          ZoneOffset.UTC);
 
   private SmallDisk disk;
   private Path gitDir;
@@ -83,7 +84,8 @@ class GitTreeWriterFullDiskTest {
 
   @Test
   void everyFailedCommitLeavesTheBranchAndTheFirstWithRoomMovesIt() throws Exception {
-    CommitResult first = writer.commit(null, List.of(put("people/ada.toml", "fullName = 'Ada'\n")), AUTHOR, "add ada\n");
+    CommitResult first =
+        writer.commit(null, List.of(put("people/ada.toml", "fullName = 'Ada'\n")), AUTHOR, "add ada\n");
     ObjectId head = ((CommitResult.Committed) first).commit();
     long page = Files.getFileStore(disk.path()).getBlockSize();
     long filled = disk.fill();

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StaleBranchLockTest {
   private static final PersonIdent AUTHOR =
-      new PersonIdent("Shotstash Test", "test@shotstash.invalid", Instant.parse("2024-05-01T10:00:00Z"), ZoneOffset.UTC);
+      new PersonIdent("Shotstash Test", "test@shotstash.invalid", Instant.parse("2024-05-01T10:00:00Z"),
+          ZoneOffset.UTC);
 
   @TempDir
   Path tmp;

@@ -79,12 +79,13 @@ public final class EventBusWorkerClient implements WorkerClient {
   @Override
   public Future<Registration> register(WorkerManifest manifest) {
     return checked("register", () -> Manifest.parse(WireFormat.manifest(manifest)))
-        .compose(m -> ask("register", QueueActions.REGISTER, new JsonObject().put("manifest", m.toJson())).map(reply -> {
-          Registration r = WireFormat.registration(reply);
-          workerId = r.workerId();
-          kinds = m.kinds();
-          return r; // the reply's token is not needed here and is dropped
-        }));
+        .compose(
+            m -> ask("register", QueueActions.REGISTER, new JsonObject().put("manifest", m.toJson())).map(reply -> {
+              Registration r = WireFormat.registration(reply);
+              workerId = r.workerId();
+              kinds = m.kinds();
+              return r; // the reply's token is not needed here and is dropped
+            }));
   }
 
   private Future<JsonObject> worker(String call) {
@@ -109,7 +110,8 @@ public final class EventBusWorkerClient implements WorkerClient {
   @Override
   public Future<Job> next() {
     return worker("jobs/next")
-        .compose(w -> ask("jobs/next", QueueActions.NEXT, w.put("kinds", new JsonArray(kinds)).put("withStorageKey", true)))
+        .compose(
+            w -> ask("jobs/next", QueueActions.NEXT, w.put("kinds", new JsonArray(kinds)).put("withStorageKey", true)))
         .map(reply -> {
           Job job = WireFormat.job(reply);
           if (job != null && reply.getString("storageKey") != null) {
@@ -123,13 +125,15 @@ public final class EventBusWorkerClient implements WorkerClient {
   public Future<Path> downloadInput(Job job, Path target) {
     String claimed = claimedInputs.remove(job.id());
     Future<String> key = claimed != null ? Future.succeededFuture(claimed)
-        : claim("input", job).compose(c -> ask("input", QueueActions.INPUT, c)).map(file -> file.getString("storageKey"));
+        : claim("input", job).compose(c -> ask("input", QueueActions.INPUT, c))
+            .map(file -> file.getString("storageKey"));
     return key.compose(k -> checked("input", () -> storage.path(k)));
   }
 
   @Override
   public Future<Void> progress(Job job, int percent) {
-    return claim("progress", job).compose(c -> ask("progress", QueueActions.PROGRESS, c.put("progress", percent))).mapEmpty();
+    return claim("progress", job).compose(c -> ask("progress", QueueActions.PROGRESS, c.put("progress", percent)))
+        .mapEmpty();
   }
 
   @Override
@@ -137,7 +141,8 @@ public final class EventBusWorkerClient implements WorkerClient {
     String type = OutputRules.mediaType(mimeType);
     String extension = OutputRules.extension(ext);
     if (type == null || extension == null) {
-      return Future.failedFuture(translate("output", PipelineErrors.invalidOutput("bad media type or extension").toException()));
+      return Future
+          .failedFuture(translate("output", PipelineErrors.invalidOutput("bad media type or extension").toException()));
     }
     String versionId = Ids.uuid7();
     String key = Storage.versionKey(versionId, extension);
@@ -145,18 +150,19 @@ public final class EventBusWorkerClient implements WorkerClient {
     // the output is small (OutputRules.claimCheckedFirst): then recording it checks the claim.
     boolean[] small = new boolean[1];
     return claim("output", job).compose(c -> vertx.fileSystem().props(file.toString()).compose(props -> {
-          small[0] = !OutputRules.claimCheckedFirst(props.size(), false);
-          Future<?> ready = small[0] ? Future.succeededFuture() : ask("output", QueueActions.BEGIN_OUTPUT, c);
-          return ready.compose(ok -> vertx.fileSystem().open(file.toString(), new OpenOptions().setRead(true).setWrite(false)))
-              .compose(in -> {
-                in.pause();
-                return storage.write(key, in, maxOutputBytes, props.size())
-                    .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
-                        ? translate("output", PipelineErrors.outputTooLarge(maxOutputBytes).toException())
-                        : WorkerCallException.noAnswer("output", err)))
-                    .eventually(() -> in.close().otherwiseEmpty());
-              });
-        })
+      small[0] = !OutputRules.claimCheckedFirst(props.size(), false);
+      Future<?> ready = small[0] ? Future.succeededFuture() : ask("output", QueueActions.BEGIN_OUTPUT, c);
+      return ready
+          .compose(ok -> vertx.fileSystem().open(file.toString(), new OpenOptions().setRead(true).setWrite(false)))
+          .compose(in -> {
+            in.pause();
+            return storage.write(key, in, maxOutputBytes, props.size())
+                .recover(err -> Future.failedFuture(err instanceof Storage.TooLargeException
+                    ? translate("output", PipelineErrors.outputTooLarge(maxOutputBytes).toException())
+                    : WorkerCallException.noAnswer("output", err)))
+                .eventually(() -> in.close().otherwiseEmpty());
+          });
+    })
         .compose(written -> written.size() == 0
             ? storage.delete(key).otherwiseEmpty().compose(v -> Future.failedFuture(
                 translate("output", PipelineErrors.invalidOutput("The output is empty").toException())))
@@ -180,7 +186,8 @@ public final class EventBusWorkerClient implements WorkerClient {
   private Future<Void> dropUnrecorded(Job job) {
     claimedInputs.remove(job.id());
     JsonObject earlier = unrecorded.remove(job.id());
-    return earlier == null ? Future.succeededFuture() : storage.delete(earlier.getString("storageKey")).otherwiseEmpty();
+    return earlier == null ? Future.succeededFuture()
+        : storage.delete(earlier.getString("storageKey")).otherwiseEmpty();
   }
 
   @Override
@@ -202,7 +209,7 @@ public final class EventBusWorkerClient implements WorkerClient {
   public Future<Void> fail(Job job, String error, boolean retryable) {
     String cut = error.length() > 2000 ? error.substring(0, 2000) : error;
     return claim("fail", job).compose(c -> dropUnrecorded(job)
-            .compose(v -> ask("fail", QueueActions.FAIL, c.put("error", cut).put("retryable", retryable))))
+        .compose(v -> ask("fail", QueueActions.FAIL, c.put("error", cut).put("retryable", retryable))))
         .mapEmpty();
   }
 }

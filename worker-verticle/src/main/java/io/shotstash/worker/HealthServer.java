@@ -17,7 +17,8 @@ public final class HealthServer {
   public static Future<HttpServer> start(Vertx vertx, String host, int port, Supplier<WorkerStatus> status) {
     return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(30)).requestHandler(req -> {
       if (req.method() == HttpMethod.GET && "/healthz".equals(req.path())) {
-        req.response().putHeader("Content-Type", "application/json; charset=utf-8").putHeader("Cache-Control", "no-store")
+        req.response().putHeader("Content-Type", "application/json; charset=utf-8")
+            .putHeader("Cache-Control", "no-store")
             .end(status.get().toJson().encode());
       } else {
         req.response().setStatusCode(404).end();

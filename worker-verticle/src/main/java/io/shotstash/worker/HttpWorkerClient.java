@@ -83,7 +83,8 @@ public final class HttpWorkerClient implements WorkerClient {
 
   @Override
   public Future<Job> next() {
-    return authed("jobs/next", HttpMethod.POST, "/jobs/next", null).compose(req -> json("jobs/next", req, null, 200, 204))
+    return authed("jobs/next", HttpMethod.POST, "/jobs/next", null)
+        .compose(req -> json("jobs/next", req, null, 200, 204))
         .map(reply -> reply == null ? null : WireFormat.job(reply));
   }
 
@@ -140,7 +141,8 @@ public final class HttpWorkerClient implements WorkerClient {
           try {
             return Future.succeededFuture(b.toJsonObject());
           } catch (DecodeException | ClassCastException e) {
-            return Future.failedFuture(WorkerCallException.noAnswer(call, new IllegalStateException("the answer is not JSON")));
+            return Future
+                .failedFuture(WorkerCallException.noAnswer(call, new IllegalStateException("the answer is not JSON")));
           }
         }
       }
@@ -178,7 +180,8 @@ public final class HttpWorkerClient implements WorkerClient {
 
   private RequestOptions streamOptions(HttpMethod method, String url, Job job) {
     return new RequestOptions().setMethod(method).setAbsoluteURI(url).setIdleTimeout(IDLE_TIMEOUT_MS)
-        .putHeader("User-Agent", USER_AGENT).putHeader("X-Worker-Token", token).putHeader("X-Claim-Token", job.claimToken());
+        .putHeader("User-Agent", USER_AGENT).putHeader("X-Worker-Token", token)
+        .putHeader("X-Claim-Token", job.claimToken());
   }
 
   private String inputUrl(Job job) {
@@ -192,10 +195,12 @@ public final class HttpWorkerClient implements WorkerClient {
   @Override
   public Future<Path> downloadInput(Job job, Path target) {
     if (token == null) {
-      return Future.failedFuture(WorkerCallException.refused("input", 401, "UNAUTHENTICATED", "not registered yet", null));
+      return Future
+          .failedFuture(WorkerCallException.refused("input", 401, "UNAUTHENTICATED", "not registered yet", null));
     }
     RequestOptions options = streamOptions(HttpMethod.GET, inputUrl(job), job);
-    return vertx.fileSystem().open(target.toString(), new OpenOptions().setWrite(true).setCreate(true).setTruncateExisting(true))
+    return vertx.fileSystem()
+        .open(target.toString(), new OpenOptions().setWrite(true).setCreate(true).setTruncateExisting(true))
         .compose(file -> http.request(options)
             .compose(req -> {
               transfers.put(job.id(), req);
@@ -223,7 +228,8 @@ public final class HttpWorkerClient implements WorkerClient {
   @Override
   public Future<String> uploadOutput(Job job, Path file, String mimeType, String ext) {
     if (token == null) {
-      return Future.failedFuture(WorkerCallException.refused("output", 401, "UNAUTHENTICATED", "not registered yet", null));
+      return Future
+          .failedFuture(WorkerCallException.refused("output", 401, "UNAUTHENTICATED", "not registered yet", null));
     }
     String url = base + PIPELINE + "/jobs/" + job.id() + "/output";
     return vertx.fileSystem().props(file.toString()).compose(props -> vertx.fileSystem()
@@ -294,7 +300,8 @@ public final class HttpWorkerClient implements WorkerClient {
       try {
         return Future.succeededFuture(b.toJsonObject());
       } catch (DecodeException | ClassCastException e) {
-        return Future.failedFuture(WorkerCallException.noAnswer(call, new IllegalStateException("the answer is not JSON")));
+        return Future
+            .failedFuture(WorkerCallException.noAnswer(call, new IllegalStateException("the answer is not JSON")));
       }
     });
   }

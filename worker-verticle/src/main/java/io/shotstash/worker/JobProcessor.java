@@ -60,9 +60,12 @@ final class JobProcessor {
           }
           run.stage(JobRun.Stage.PROBING, WorkerLoop.now());
           return ffmpeg.probe(source, run.scratch.resolve("ffprobe.log"), run.process)
-              .recover(err -> Future.failedFuture(err instanceof ProcessFailedException || err instanceof IllegalArgumentException
-                  ? new JobFailure("The input is not a readable media file (" + redact(err.getMessage(), source, output) + ")",
-                      false) : err))
+              .recover(err -> Future
+                  .failedFuture(err instanceof ProcessFailedException || err instanceof IllegalArgumentException
+                      ? new JobFailure(
+                          "The input is not a readable media file (" + redact(err.getMessage(), source, output) + ")",
+                          false)
+                      : err))
               .map(p -> {
                 probed[0] = p;
                 return source;
@@ -80,7 +83,7 @@ final class JobProcessor {
           run.stage(JobRun.Stage.TRANSCODING, WorkerLoop.now());
           report(run, 0);
           return ffmpeg.run(args, run.scratch.resolve("ffmpeg.log"), run.process,
-                  us -> onOutTime(run, us, probe.durationSeconds()))
+              us -> onOutTime(run, us, probe.durationSeconds()))
               .recover(err -> Future.failedFuture(err instanceof ProcessFailedException
                   ? new JobFailure("Encoding failed (" + redact(err.getMessage(), source, output) + ")", true) : err));
         })
@@ -172,7 +175,8 @@ final class JobProcessor {
       if (ar.failed()) {
         WorkerCallException e = WorkerCallException.from(ar.cause());
         if (calls.after(e, reg).action() == Backoff.Action.DROP) {
-          log.info("Job {}: the app answered {} {} to a progress report; dropping it", run.job.id(), e.status(), e.code());
+          log.info("Job {}: the app answered {} {} to a progress report; dropping it", run.job.id(), e.status(),
+              e.code());
           run.stop(JobRun.Stop.DROP, e.code());
         } else {
           log.warn("Job {}: progress report failed ({})", run.job.id(), e.getMessage());

@@ -6,7 +6,13 @@ import java.nio.file.Path;
 
 /** One claimed job while the loop works on it: where it is, why it was stopped, its progress state. */
 final class JobRun {
-  enum Stage { PREPARING, DOWNLOADING, PROBING, TRANSCODING, DELIVERING }
+  enum Stage {
+    PREPARING,
+    DOWNLOADING,
+    PROBING,
+    TRANSCODING,
+    DELIVERING
+  }
 
   /** Why the work stopped before the end. */
   enum Stop {

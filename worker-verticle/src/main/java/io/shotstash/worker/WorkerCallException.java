@@ -21,14 +21,16 @@ public final class WorkerCallException extends RuntimeException {
   }
 
   /** The app answered {@code status} with {@code {code, message}}. */
-  public static WorkerCallException refused(String call, int status, String code, String message, Integer retryAfterSeconds) {
+  public static WorkerCallException refused(String call, int status, String code, String message,
+      Integer retryAfterSeconds) {
     return new WorkerCallException(call + ": " + status + (code == null ? "" : " " + code)
         + (message == null || message.isBlank() ? "" : " (" + message + ")"), status, code, retryAfterSeconds, null);
   }
 
   /** No answer: connection refused or reset, timeout, no handler on the event bus. */
   public static WorkerCallException noAnswer(String call, Throwable cause) {
-    String why = cause == null ? "no answer" : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    String why = cause == null ? "no answer"
+        : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
     return new WorkerCallException(call + ": no answer (" + why + ")", Backoff.NO_ANSWER, null, null, cause);
   }
 

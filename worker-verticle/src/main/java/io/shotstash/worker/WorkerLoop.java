@@ -132,7 +132,8 @@ public final class WorkerLoop extends VerticleBase {
     }
     return loopEnded.future().timeout(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)
         .otherwise(err -> {
-          log.warn("Stopping: the current job did not wind down in {} s; leaving it to the lease", SHUTDOWN_WAIT_SECONDS);
+          log.warn("Stopping: the current job did not wind down in {} s; leaving it to the lease",
+              SHUTDOWN_WAIT_SECONDS);
           return null;
         })
         .eventually(() -> {
@@ -254,7 +255,8 @@ public final class WorkerLoop extends VerticleBase {
     if (reg == null) {
       // a job is running on a token the app refused: register again so its calls go on
       if (run != null && !stopping) {
-        ensureRegistered().onFailure(err -> log.warn("Could not register again: {}", WorkerCallException.from(err).getMessage()));
+        ensureRegistered()
+            .onFailure(err -> log.warn("Could not register again: {}", WorkerCallException.from(err).getMessage()));
       }
       return;
     }
@@ -353,8 +355,9 @@ public final class WorkerLoop extends VerticleBase {
   private Future<Void> releaseNow(Job job) {
     return client.release(job).timeout(SHUTDOWN_CALL_SECONDS, TimeUnit.SECONDS)
         .onSuccess(v -> log.info("Job {} released back to the queue", job.id()))
-        .onFailure(err -> log.warn("Could not release job {} ({}); the app requeues it when its lease expires", job.id(),
-            WorkerCallException.from(err).getMessage()))
+        .onFailure(
+            err -> log.warn("Could not release job {} ({}); the app requeues it when its lease expires", job.id(),
+                WorkerCallException.from(err).getMessage()))
         .otherwiseEmpty();
   }
 

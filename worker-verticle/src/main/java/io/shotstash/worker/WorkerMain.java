@@ -48,8 +48,9 @@ public final class WorkerMain {
     WorkerLoop loop = new WorkerLoop(settings, new HttpWorkerClient(vertx, settings.url(), settings.bootstrapToken()));
     WorkerSettings s = settings;
     vertx.deployVerticle(loop)
-        .compose(id -> s.healthPort() > 0 ? HealthServer.start(vertx, "0.0.0.0", s.healthPort(), loop::status).mapEmpty()
-            : Future.succeededFuture())
+        .compose(
+            id -> s.healthPort() > 0 ? HealthServer.start(vertx, "0.0.0.0", s.healthPort(), loop::status).mapEmpty()
+                : Future.succeededFuture())
         .onSuccess(v -> log.info("Worker {} works for {}{}", s.name(), s.url(),
             s.healthPort() > 0 ? "; health on http://0.0.0.0:" + s.healthPort() + "/healthz" : ""))
         .onFailure(err -> {

@@ -86,7 +86,8 @@ public record WorkerSettings(String url, String bootstrapToken, String name, Dur
       problems.add("WORKER_NAME must be 1 to 100 characters without control characters");
     }
     int poll = integer(env, "WORKER_POLL_SECONDS", DEFAULT_POLL_SECONDS, 1, 300, problems);
-    Path tmp = Path.of(value(env, "WORKER_TMP_DIR", Path.of(System.getProperty("java.io.tmpdir"), "shotstash-worker").toString()));
+    Path tmp = Path
+        .of(value(env, "WORKER_TMP_DIR", Path.of(System.getProperty("java.io.tmpdir"), "shotstash-worker").toString()));
     int idle = integer(env, "WORKER_IDLE_SECONDS", DEFAULT_IDLE_SECONDS, 1, 86_400, problems);
     int health = integer(env, "WORKER_HEALTH_PORT", DEFAULT_HEALTH_PORT, 0, 65_535, problems);
     int backoff = integer(env, "WORKER_BACKOFF_SECONDS", DEFAULT_BACKOFF_SECONDS, 1, 3600, problems);
@@ -116,7 +117,8 @@ public record WorkerSettings(String url, String bootstrapToken, String name, Dur
     return v == null || v.isBlank() ? fallback : v.strip();
   }
 
-  private static int integer(Map<String, String> env, String key, int fallback, int min, int max, List<String> problems) {
+  private static int integer(Map<String, String> env, String key, int fallback, int min, int max,
+      List<String> problems) {
     String v = value(env, key, null);
     if (v == null) {
       return fallback;

@@ -41,7 +41,8 @@ final class AppSteps {
 
   /** GET /media/p/:versionId into {@code target}. */
   static Path downloadVersion(TestApp app, String session, String versionId, Path target) throws IOException {
-    HttpResponse<Buffer> r = app.client().get("/media/p/" + versionId).bearerTokenAuthentication(session).send().await();
+    HttpResponse<Buffer> r =
+        app.client().get("/media/p/" + versionId).bearerTokenAuthentication(session).send().await();
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.getHeader("Content-Type")).startsWith("video/mp4");
     Files.write(target, r.body().getBytes());

@@ -46,7 +46,8 @@ class BackoffTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"409,OUTPUT_MISSING", "400,INVALID_OUTPUT", "413,OUTPUT_TOO_LARGE", "404,FILE_NOT_FOUND", "403,WORKER_REVOKED",
+  @CsvSource({"409,OUTPUT_MISSING", "400,INVALID_OUTPUT", "413,OUTPUT_TOO_LARGE", "404,FILE_NOT_FOUND",
+      "403,WORKER_REVOKED",
       "422,CONTRACT_UNSUPPORTED", "500,INTERNAL", "409,"})
   void everythingElseGivesUpOnTheCall(int status, String code) {
     assertThat(backoff.after(status, code, null).action()).isEqualTo(Action.GIVE_UP);

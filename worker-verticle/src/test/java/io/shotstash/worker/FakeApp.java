@@ -165,7 +165,8 @@ final class FakeApp implements AutoCloseable {
       List<CompletableFuture<Call>> ready = new ArrayList<>();
       synchronized (this) {
         int n = counts.merge(route, 1, Integer::sum);
-        call = new Call(calls.size() + 1, n, route, jobId, MultiMap.caseInsensitiveMultiMap().addAll(req.headers()), body);
+        call =
+            new Call(calls.size() + 1, n, route, jobId, MultiMap.caseInsensitiveMultiMap().addAll(req.headers()), body);
         calls.add(call);
         Deque<Answer> scripted = scripts.get(route);
         answer = scripted != null && !scripted.isEmpty() ? scripted.poll() : null;
@@ -223,19 +224,20 @@ final class FakeApp implements AutoCloseable {
       return Answer.refusal(401, "UNAUTHENTICATED");
     }
     switch (call.route()) {
-      case "heartbeat":
+      case "heartbeat" :
         return Answer.ok(new JsonObject().put("contract", 1).put("lostJobIds", new JsonArray()));
-      case "next": {
+      case "next" : {
         FakeJob job = queue.poll();
         if (job == null) {
           return new Answer(204, Map.of(), null);
         }
         return Answer.ok(new JsonObject().put("job", new JsonObject().put("id", job.id()).put("kind", WorkerLoop.KIND)
             .put("params", new JsonObject()).put("attempt", 1).put("maxAttempts", 3).put("claimToken", job.claim())
-            .put("input", new JsonObject().put("url", "/api/v1/pipeline/jobs/" + job.id() + "/input").put("name", "in.mp4")
-                .put("mimeType", job.mimeType()).put("size", job.input().length()))));
+            .put("input",
+                new JsonObject().put("url", "/api/v1/pipeline/jobs/" + job.id() + "/input").put("name", "in.mp4")
+                    .put("mimeType", job.mimeType()).put("size", job.input().length()))));
       }
-      default:
+      default :
         break;
     }
     FakeJob job = jobs.get(call.jobId());
@@ -247,10 +249,12 @@ final class FakeApp implements AutoCloseable {
     }
     return switch (call.route()) {
       case "input" -> new Answer(200, Map.of(), null);
-      case "progress" -> Answer.ok(new JsonObject().put("status", "running").put("progress", call.json().getInteger("progress"))
-          .put("seq", call.n()));
-      case "output" -> Answer.ok(new JsonObject().put("versionId", "version-" + call.n()).put("size", call.body().length())
-          .put("mimeType", call.header("Content-Type")));
+      case "progress" ->
+        Answer.ok(new JsonObject().put("status", "running").put("progress", call.json().getInteger("progress"))
+            .put("seq", call.n()));
+      case "output" ->
+        Answer.ok(new JsonObject().put("versionId", "version-" + call.n()).put("size", call.body().length())
+            .put("mimeType", call.header("Content-Type")));
       case "complete" -> Answer.ok(new JsonObject().put("status", "done").put("versionId", "version-final"));
       case "release" -> Answer.ok(new JsonObject().put("status", "queued").put("attempts", 0));
       case "fail" -> Answer.ok(new JsonObject().put("status", call.json().getBoolean("retryable") ? "queued" : "failed")

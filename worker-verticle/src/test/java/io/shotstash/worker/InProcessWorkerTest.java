@@ -57,8 +57,9 @@ class InProcessWorkerTest {
     assertThat(done.getString("status")).as(done.encode()).isEqualTo("done");
     assertThat(done.getInteger("progress")).isEqualTo(100);
 
-    JsonArray workers = Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.WORKERS, new JsonObject()).await()
-        .getJsonArray("workers");
+    JsonArray workers =
+        Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.WORKERS, new JsonObject()).await()
+            .getJsonArray("workers");
     assertThat(workers).hasSize(1);
     assertThat(workers.getJsonObject(0).getString("name")).isEqualTo("in-process-1");
 

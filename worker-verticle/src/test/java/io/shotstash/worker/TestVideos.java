@@ -44,8 +44,9 @@ final class TestVideos {
 
   /** ffprobe's streams of a file: {@code {streams: [...], format: {...}}}. */
   static JsonObject probe(Path file) {
-    return new JsonObject(run(List.of("ffprobe", "-v", "error", "-print_format", "json", "-show_streams", "-show_format",
-        file.toString())));
+    return new JsonObject(
+        run(List.of("ffprobe", "-v", "error", "-print_format", "json", "-show_streams", "-show_format",
+            file.toString())));
   }
 
   static JsonObject stream(JsonObject probe, String type) {

@@ -88,7 +88,8 @@ class WorkerEndToEndTest {
     String fileId = AppSteps.upload(app, session, input, name);
     JsonObject job = AppSteps.enqueueProxy(app, fileId);
     JsonObject done = AppSteps.awaitFinal(app.vertx(), job.getString("id"), Duration.ofSeconds(120));
-    assertThat(done.getString("status")).as("job %s: %s", done.getString("id"), done.getString("error")).isEqualTo("done");
+    assertThat(done.getString("status")).as("job %s: %s", done.getString("id"), done.getString("error"))
+        .isEqualTo("done");
     assertThat(done.getString("versionId")).isNotNull();
     return done;
   }

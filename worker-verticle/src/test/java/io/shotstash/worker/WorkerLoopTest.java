@@ -82,8 +82,9 @@ class WorkerLoopTest {
   }
 
   private WorkerLoop deploy(String name, Duration idle) {
-    WorkerSettings settings = new WorkerSettings(fake.url(), FakeApp.BOOTSTRAP, name, Duration.ofMillis(100), tmp, idle, 0,
-        Duration.ofMillis(200));
+    WorkerSettings settings =
+        new WorkerSettings(fake.url(), FakeApp.BOOTSTRAP, name, Duration.ofMillis(100), tmp, idle, 0,
+            Duration.ofMillis(200));
     loop = new WorkerLoop(settings, new HttpWorkerClient(vertx, fake.url(), FakeApp.BOOTSTRAP));
     deployment = vertx.deployVerticle(loop).await();
     return loop;
@@ -127,8 +128,9 @@ class WorkerLoopTest {
     assertThat(registers).hasSize(2);
     assertThat(registers).allSatisfy(r -> {
       assertThat(r.header("X-Worker-Bootstrap-Token")).isEqualTo(FakeApp.BOOTSTRAP);
-      assertThat(r.json().getJsonObject("manifest")).isEqualTo(new JsonObject().put("name", "w-503").put("version", "1.0.0")
-          .put("kinds", new io.vertx.core.json.JsonArray().add("shotstash/proxy-720p")).put("contract", 1));
+      assertThat(r.json().getJsonObject("manifest"))
+          .isEqualTo(new JsonObject().put("name", "w-503").put("version", "1.0.0")
+              .put("kinds", new io.vertx.core.json.JsonArray().add("shotstash/proxy-720p")).put("contract", 1));
     });
     assertThat(fake.tokens()).hasSize(1);
     assertThat(next.header("X-Worker-Token")).isEqualTo(fake.tokens().get(0));
@@ -190,7 +192,8 @@ class WorkerLoopTest {
     assertThat(callsAbout(job, "release")).isEmpty();
     assertScratchEmpty("w-done");
 
-    JsonObject health = WebClient.create(vertx).get(healthPort, "127.0.0.1", "/healthz").send().await().bodyAsJsonObject();
+    JsonObject health =
+        WebClient.create(vertx).get(healthPort, "127.0.0.1", "/healthz").send().await().bodyAsJsonObject();
     assertThat(health.getBoolean("registered")).isTrue();
     assertThat(health.getLong("jobsDone")).isEqualTo(1);
     assertThat(health.getString("currentJob")).isNull();
@@ -205,7 +208,8 @@ class WorkerLoopTest {
     FakeJob job = fake.queue(video, "video/mp4");
     fake.script("input", Answer.HOLD);
     fake.always("heartbeat", c -> c.json().getJsonArray("activeJobIds").contains(job.id())
-        ? Answer.ok(new JsonObject().put("contract", 1).put("lostJobIds", new io.vertx.core.json.JsonArray().add(job.id())))
+        ? Answer
+            .ok(new JsonObject().put("contract", 1).put("lostJobIds", new io.vertx.core.json.JsonArray().add(job.id())))
         : null);
     deploy("w-lost");
     Call lost = await(fake.when("heartbeat", c -> c.json().getJsonArray("activeJobIds").contains(job.id())));
@@ -244,7 +248,8 @@ class WorkerLoopTest {
     Call failGarbage = callsAbout(garbage, "fail").get(0);
     assertThat(failGarbage.json().getBoolean("retryable")).isFalse();
     assertThat(failGarbage.json().getString("error")).startsWith("The input is not a readable media file");
-    assertThat(failGarbage.json().getString("error")).as("no path of the worker's machine").doesNotContain(tmp.toString());
+    assertThat(failGarbage.json().getString("error")).as("no path of the worker's machine")
+        .doesNotContain(tmp.toString());
     Call failTone = callsAbout(tone, "fail").get(0);
     assertThat(failTone.json().getBoolean("retryable")).isFalse();
     assertThat(failTone.json().getString("error")).isEqualTo("The input has no video stream");

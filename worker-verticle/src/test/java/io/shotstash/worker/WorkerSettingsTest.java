@@ -26,9 +26,11 @@ class WorkerSettingsTest {
 
   @Test
   void everySettingIsRead() {
-    WorkerSettings s = WorkerSettings.fromEnvironment(Map.of("SHOTSTASH_URL", "https://media.example.org/", "WORKER_BOOTSTRAP_TOKEN",
-        TOKEN, "WORKER_NAME", " proxy-a ", "WORKER_POLL_SECONDS", "2", "WORKER_TMP_DIR", "/scratch", "WORKER_IDLE_SECONDS", "60",
-        "WORKER_HEALTH_PORT", "0", "WORKER_BACKOFF_SECONDS", "3"));
+    WorkerSettings s =
+        WorkerSettings.fromEnvironment(Map.of("SHOTSTASH_URL", "https://media.example.org/", "WORKER_BOOTSTRAP_TOKEN",
+            TOKEN, "WORKER_NAME", " proxy-a ", "WORKER_POLL_SECONDS", "2", "WORKER_TMP_DIR", "/scratch",
+            "WORKER_IDLE_SECONDS", "60",
+            "WORKER_HEALTH_PORT", "0", "WORKER_BACKOFF_SECONDS", "3"));
     assertThat(s).isEqualTo(new WorkerSettings("https://media.example.org", TOKEN, "proxy-a", Duration.ofSeconds(2),
         Path.of("/scratch"), Duration.ofSeconds(60), 0, Duration.ofSeconds(3)));
   }
@@ -76,7 +78,8 @@ class WorkerSettingsTest {
 
   @Test
   void jobToStringLeavesTheClaimOut() {
-    Job job = new Job("0192", "shotstash/proxy-720p", 1, 3, "secret-claim", new Job.Input("/x", "a.mp4", "video/mp4", 10));
+    Job job =
+        new Job("0192", "shotstash/proxy-720p", 1, 3, "secret-claim", new Job.Input("/x", "a.mp4", "video/mp4", 10));
     assertThat(job.toString()).doesNotContain("secret-claim").contains("0192");
   }
 }

@@ -102,7 +102,8 @@ public final class Ffmpeg {
       Process p = control.start(pb);
       try {
         long last = -1;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
           String line;
           while ((line = out.readLine()) != null) {
             long us = FfmpegArgs.outTimeMicros(line);

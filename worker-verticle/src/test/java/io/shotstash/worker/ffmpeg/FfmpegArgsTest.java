@@ -14,9 +14,11 @@ class FfmpegArgsTest {
   @Test
   void theProxyWithAudio() {
     Probe probe = new Probe(2.0, new Probe.Video(0, 1920, 1080, 0), 1);
-    assertThat(FfmpegArgs.proxy("ffmpeg", IN, OUT, probe)).containsExactly("ffmpeg", "-hide_banner", "-nostdin", "-nostats",
+    assertThat(FfmpegArgs.proxy("ffmpeg", IN, OUT, probe)).containsExactly("ffmpeg", "-hide_banner", "-nostdin",
+        "-nostats",
         "-y", "-loglevel", "error", "-i", "/s/input", "-map", "0:0", "-map", "0:1", "-sn", "-dn",
-        "-vf", "scale=1280:720,format=yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+        "-vf", "scale=1280:720,format=yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt",
+        "yuv420p",
         "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-progress", "pipe:1", "-f", "mp4", "/s/output.mp4");
   }
 

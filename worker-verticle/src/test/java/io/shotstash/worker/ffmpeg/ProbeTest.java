@@ -31,8 +31,9 @@ class ProbeTest {
 
   @Test
   void theStreamDurationWhenTheFormatHasNone() {
-    Probe p = Probe.parse("{\"streams\":[{\"index\":0,\"codec_type\":\"video\",\"width\":2,\"height\":2,\"duration\":\"3.5\"}],"
-        + "\"format\":{\"duration\":\"N/A\"}}");
+    Probe p = Probe
+        .parse("{\"streams\":[{\"index\":0,\"codec_type\":\"video\",\"width\":2,\"height\":2,\"duration\":\"3.5\"}],"
+            + "\"format\":{\"duration\":\"N/A\"}}");
     assertThat(p.durationSeconds()).isEqualTo(3.5);
     assertThat(p.audioIndex()).isNull();
   }
