@@ -287,11 +287,11 @@ class ClusterIT {
   void killingTheWritersNodeMovesTheWriterAndLosesOrDoublesNoAcceptedWrite() throws IOException {
     Node writer = cluster.byName(cluster.awaitOneCluster(admin, Duration.ofSeconds(30)));
     Node survivor = cluster.nodes().stream().filter(n -> n != writer).findFirst().orElseThrow();
-    // The writes go on for 20 s after the kill: when the writer dies in the middle of moving the
+    // The writes go on for 41 s after the kill: when the writer dies in the middle of moving the
     // branch, it leaves the branch's lock file, which the next writer removes only once it is
-    // BranchRef.STALE_LOCK_MILLIS (10 s) old; until then every write is refused as a conflict.
-    // A shorter stream (14 s, 10 s after the kill) saw no write accepted again in such a run.
-    List<VoteStream> streams = streams(6, Duration.ofMillis(900), Duration.ofSeconds(24)); // under 30 votes each (WriteLimit)
+    // BranchRef.STALE_LOCK_MILLIS (30 s) old; until then every write is refused as a conflict.
+    // A stream that ended 10 s after the kill (with a 10 s limit then) saw no write accepted again in such a run.
+    List<VoteStream> streams = streams(6, Duration.ofMillis(1_600), Duration.ofSeconds(45)); // under 30 votes each (WriteLimit)
     List<Future<List<Attempt>>> running = streams.stream().map(VoteStream::run).toList();
 
     cluster.pause(4_000);
