@@ -1,6 +1,7 @@
 package io.shotstash.pipeline;
 
 import io.shotstash.auth.Ids;
+import io.shotstash.bus.Json;
 import io.shotstash.pipeline.contract.JobStatus;
 import io.shotstash.pipeline.contract.Kinds;
 import io.shotstash.pipeline.contract.PipelineErrors;
@@ -10,7 +11,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
-import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -112,9 +112,9 @@ final class JobQueries {
         .put("maxAttempts", r.getInteger("max_attempts")).put("error", r.getString("error"))
         .put("seq", r.getLong("seq"))
         .put("versionId", version == null ? null : version.toString())
-        .put("createdAt", iso(r.getOffsetDateTime("created_at")))
-        .put("updatedAt", iso(r.getOffsetDateTime("updated_at")))
-        .put("finishedAt", iso(r.getOffsetDateTime("finished_at")));
+        .put("createdAt", Json.iso(r.getOffsetDateTime("created_at")))
+        .put("updatedAt", Json.iso(r.getOffsetDateTime("updated_at")))
+        .put("finishedAt", Json.iso(r.getOffsetDateTime("finished_at")));
   }
 
   /** {fileId?} → every kind (with liveness), or those that apply to the file. */
@@ -154,7 +154,4 @@ final class JobQueries {
         }));
   }
 
-  static String iso(OffsetDateTime t) {
-    return t == null ? null : t.toInstant().toString();
-  }
 }

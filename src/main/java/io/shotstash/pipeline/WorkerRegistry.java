@@ -3,6 +3,7 @@ package io.shotstash.pipeline;
 import io.shotstash.auth.Ids;
 import io.shotstash.auth.Tokens;
 import io.shotstash.bus.Addresses;
+import io.shotstash.bus.Json;
 import io.shotstash.pipeline.Batcher.Answered;
 import io.shotstash.pipeline.Batcher.Outcome;
 import io.shotstash.pipeline.WorkerDirectory.WorkerRef;
@@ -183,9 +184,9 @@ final class WorkerRegistry {
             .put("version", r.getString("version"))
             .put("kinds", new JsonArray(Arrays.asList(r.getArrayOfStrings("kinds"))))
             .put("contract", r.getString("contract"))
-            .put("registeredAt", JobQueries.iso(r.getOffsetDateTime("registered_at")))
-            .put("lastSeenAt", JobQueries.iso(r.getOffsetDateTime("last_seen_at")))
-            .put("revokedAt", JobQueries.iso(r.getOffsetDateTime("revoked_at")))
+            .put("registeredAt", Json.iso(r.getOffsetDateTime("registered_at")))
+            .put("lastSeenAt", Json.iso(r.getOffsetDateTime("last_seen_at")))
+            .put("revokedAt", Json.iso(r.getOffsetDateTime("revoked_at")))
             .put("live", r.getBoolean("live")).put("activeJobs", r.getLong("active_jobs")));
       }
       return new JsonObject().put("workers", list);

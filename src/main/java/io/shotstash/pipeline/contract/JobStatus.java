@@ -2,7 +2,7 @@ package io.shotstash.pipeline.contract;
 
 import java.util.Locale;
 
-/** Job statuses (PIPELINE.md → Job states). {@code state} adds waiting_for_worker and is never stored. */
+/** Job statuses (docs/worker-contract.md → Job states). {@code state} adds waiting_for_worker and is never stored. */
 public enum JobStatus {
   QUEUED,
   CLAIMED,

@@ -3,7 +3,7 @@ package io.shotstash.pipeline.contract;
 import io.shotstash.bus.ApiError;
 
 /**
- * The worker contract's refusals (PIPELINE.md → Errors). On the wire they are
+ * The worker contract's refusals (docs/worker-contract.md → Errors). On the wire they are
  * {@code {"code": "...", "message": "..."}}; internally they are {@link ApiError}s like every other.
  */
 public final class PipelineErrors {
