@@ -171,6 +171,12 @@ public final class PeopleWrites {
     if (person.isDeactivated()) {
       return Future.succeededFuture(WritePlan.noChange(s -> personReply(s, person.id())));
     }
+    AccountLevel callerLevel = Rules.live(state, cmd.actor()).map(Person::level).orElse(AccountLevel.USER);
+    Optional<AccountProtection.Refusal> refused = AccountProtection.deactivate(callerLevel, self, person,
+        state.countActive(AccountLevel.ADMINISTRATOR));
+    if (refused.isPresent()) {
+      return Rules.refuse(refused.get().error());
+    }
     Person hidden =
         with(person, person.slug(), person.fullName(), person.bio(), ctx.now(), self ? "self" : "staff", ctx.now());
     return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PEOPLE, person.slug(), hidden)), null,

@@ -16,7 +16,9 @@ import java.util.Optional;
  *       administrators, an administrator not on another administrator. Those are the people who
  *       could otherwise hide the moderators above them. (Agents are held to ordinary members by
  *       their own rule.)
- *   <li>No vote, purge or level change may take the last active administrator out of service.
+ *   <li>Deactivating someone else follows the same rule: it hides them just as a spam vote does.
+ *   <li>No vote, purge, deactivation or level change may take the last active administrator out of
+ *       service.
  *       This is checked first, so a spam vote on the only administrator answers it whoever votes.
  * </ul>
  */
@@ -26,8 +28,10 @@ public final class AccountProtection {
   /** Why a change is refused: the HTTP status, the documented code and a message. */
   public enum Refusal {
     PROTECTED_ACCOUNT(409, "protected_account", "You may vote spam only on accounts below your own level"),
+    PROTECTED_FROM_DEACTIVATION(409, "protected_account", "You may deactivate only accounts below your own level"),
     LAST_ADMINISTRATOR(409, "last_administrator",
-        "This is the last active administrator: no vote, purge or level change may take them out of service");
+        "This is the last active administrator: no vote, purge, deactivation or level change may take them out of"
+            + " service");
 
     private final int status;
     private final String code;
@@ -78,6 +82,23 @@ public final class AccountProtection {
   /** {@code target} is purged: the record and the account are gone. */
   public static Optional<Refusal> purge(Person target, int activeAdministrators) {
     return lastAdministrator(target, true, activeAdministrators);
+  }
+
+  /**
+   * {@code target} is deactivated (hidden) by a person at {@code callerLevel}, or by themselves
+   * ({@code self}). Someone else's deactivation reaches only accounts below the caller's level, as a
+   * spam vote does: it hides the same way, and an administrator hidden this way loses the admin
+   * routes until they reactivate themselves. Nobody, the last administrator included, may hide the
+   * last active administrator.
+   */
+  public static Optional<Refusal> deactivate(AccountLevel callerLevel, boolean self, Person target,
+      int activeAdministrators) {
+    Optional<Refusal> last = lastAdministrator(target, true, activeAdministrators);
+    if (last.isPresent()) {
+      return last;
+    }
+    return !self && target.level().atLeast(callerLevel) ? Optional.of(Refusal.PROTECTED_FROM_DEACTIVATION)
+        : Optional.empty();
   }
 
   /** {@code target}'s level is set to {@code level}. */

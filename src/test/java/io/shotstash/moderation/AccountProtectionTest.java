@@ -12,7 +12,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Who a spam vote may reach, and that no vote, purge or level change leaves the site without an
+ * Who a spam vote or a deactivation may reach, and that no vote, purge, deactivation or level change
+ * leaves the site without an
  * active administrator. Each row: the change, the target (its level and whether it is hidden), how
  * many active administrators there are (the target included when it is one), and the refusal or
  * {@code -}.
@@ -85,5 +86,29 @@ class AccountProtectionTest {
     assertThat(
         outcome(AccountProtection.levelChange(target(level, hidden), AccountLevel.parse(to).orElseThrow(), admins)))
         .isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0} (self {1}) deactivates {2} (hidden {3}), {4} active admins -> {5}")
+  @CsvSource({
+      // caller,      self,  target,        hidden, admins, outcome
+      // below the caller: allowed
+      "staff,         false, user,          false,  1,      -",
+      "staff,         false, editor,        false,  1,      -",
+      "administrator, false, staff,         false,  1,      -",
+      // a peer or higher: protected, as for a spam vote
+      "staff,         false, staff,         false,  1,      protected_account",
+      "staff,         false, administrator, false,  2,      protected_account",
+      "administrator, false, administrator, false,  2,      protected_account",
+      // oneself: always, but for the last active administrator
+      "user,          true,  user,          false,  1,      -",
+      "staff,         true,  staff,         false,  1,      -",
+      "administrator, true,  administrator, false,  2,      -",
+      "administrator, true,  administrator, false,  1,      last_administrator",
+      // the site-wide rule answers first, whoever asks
+      "staff,         false, administrator, false,  1,      last_administrator"})
+  void aDeactivationReachesOnlyAccountsBelowTheCallerAndNeverTheLastAdministrator(String caller, boolean self,
+      String level, boolean hidden, int admins, String expected) {
+    assertThat(outcome(AccountProtection.deactivate(AccountLevel.parse(caller).orElseThrow(), self,
+        target(level, hidden), admins))).isEqualTo(expected);
   }
 }

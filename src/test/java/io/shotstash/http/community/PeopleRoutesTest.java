@@ -126,7 +126,7 @@ class PeopleRoutesTest extends WithCommunityApp {
     String hid = api.member(admin, "hid", "user");
     data(api.post("/api/people/hid/deactivate", hid, null), 200);
     assertThat(data(api.get("/api/people/vic", sven), 200).getString("email")).isEqualTo("vic@example.org");
-    data(api.post("/api/people/sven/deactivate", staff, null), 200);
+    data(api.post("/api/people/sven/deactivate", admin, null), 200);
 
     assertThat(data(api.get("/api/people/vic", sven), 200).fieldNames()).doesNotContain("email");
     error(api.get("/api/people/hid", sven), 404, "not_found");
