@@ -274,6 +274,7 @@ public record Config(
       int inProcessWorkers = integer("SHOTSTASH_IN_PROCESS_WORKERS", 0, 16);
       Cluster cluster = cluster();
       Site site = site();
+      problems.addAll(LogFormat.problems(values)); // read by LogSetup before this, checked here
       if (!problems.isEmpty()) {
         throw new InvalidConfigException(problems);
       }

@@ -5,6 +5,7 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A refusal: the HTTP status, the documented code, a message for logs and people, and, for
@@ -127,6 +128,22 @@ public record ApiError(int status, String code, String message, JsonObject field
       }
     }
     return null;
+  }
+
+  /**
+   * The trace id a service put in its failed reply when it logged a fault of its own (a 500 from
+   * {@code ActionDispatcher} or the git writer), so the answer names the line that was logged.
+   */
+  public static Optional<String> traceId(Throwable failure) {
+    if (failure instanceof ReplyException re && !(failure instanceof Refused) && re.getMessage() != null
+        && re.getMessage().startsWith("{")) {
+      try {
+        return Optional.ofNullable(new JsonObject(re.getMessage()).getString("traceId"));
+      } catch (DecodeException | ClassCastException e) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
   }
 
   /** A ReplyException that keeps the structured error for local callers. */

@@ -38,12 +38,15 @@ public final class Envelope {
   }
 
   public static Future<Void> error(RoutingContext ctx, ApiError error) {
-    return error(ctx.response(), error);
+    return error(ctx.response(), error, RequestTrace.id(ctx));
   }
 
   /** A refusal on a bare response (a request the router never saw: HTTP itself could not read it). */
   public static Future<Void> error(HttpServerResponse response, ApiError error) {
-    String traceId = UUID.randomUUID().toString();
+    return error(response, error, UUID.randomUUID().toString());
+  }
+
+  private static Future<Void> error(HttpServerResponse response, ApiError error, String traceId) {
     JsonObject body = new JsonObject().put("code", error.code()).put("message", error.message());
     if (error.fields() != null) {
       body.put("fields", error.fields());
@@ -60,7 +63,7 @@ public final class Envelope {
   public static Future<Void> failure(RoutingContext ctx, Throwable failure) {
     ApiError error = ApiError.from(failure);
     if (error != null) {
-      return error(ctx, error);
+      return error(ctx.response(), error, ApiError.traceId(failure).orElseGet(() -> RequestTrace.id(ctx)));
     }
     if (Uploads.clientWentAway(failure) && ctx.response().closed()) {
       // the client dropped the connection (mid-upload, say): nothing of ours failed, and nobody is
@@ -70,12 +73,14 @@ public final class Envelope {
     }
     ApiError outage = Unavailable.of(failure).orElse(null);
     if (outage != null) {
-      log.warn("{} {} refused while {}: {}", ctx.request().method(), ctx.request().path(), outage.code(),
-          String.valueOf(failure.getMessage()));
+      log.atWarn().addKeyValue("traceId", RequestTrace.id(ctx))
+          .log("{} {} refused while {}: {}", ctx.request().method(), ctx.request().path(), outage.code(),
+              String.valueOf(failure.getMessage()));
       return error(ctx, outage);
     }
-    String traceId = UUID.randomUUID().toString();
-    log.error("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
+    String traceId = RequestTrace.id(ctx);
+    log.atError().addKeyValue("traceId", traceId).setCause(failure)
+        .log("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId);
     ApiError internal = ApiError.internal();
     return send(ctx.response(), 500, new JsonObject().put("success", false)
         .put("error",

@@ -40,6 +40,7 @@ public final class HttpVerticle extends VerticleBase {
     Callers callers = new Callers(services.sessions(), grants,
         new SiteOrigin(services.config().site().publicOrigin(), services.config().site().trustedProxies()));
 
+    router.route().handler(RequestTrace::begin);
     router.route().handler(ctx -> {
       ctx.response().putHeader("X-Content-Type-Options", "nosniff");
       Uploads.continueUnlessUpload(ctx);
