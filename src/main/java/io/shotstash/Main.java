@@ -4,22 +4,22 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.shotstash.app.AppVerticle;
 import io.shotstash.app.Config;
 import io.shotstash.app.InstanceIdentity;
-import io.shotstash.app.Metrics;
 import io.shotstash.app.Startup;
 import io.shotstash.cluster.ClusterNode;
 import io.shotstash.db.Database;
 import io.shotstash.db.DatabaseServer;
+import io.shotstash.metrics.Metrics;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.io.UncheckedIOException;
-import org.slf4j.LoggerFactory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.LoggerFactory;
 
 /**
  * The command line: {@code serve} (the default) runs the app; {@code migrate} only prepares the

@@ -7,21 +7,23 @@ import io.shotstash.cluster.WriterElectionVerticle;
 import io.shotstash.cluster.WriterRecord;
 import io.shotstash.cluster.WriterWatch;
 import io.shotstash.db.Database;
-import io.shotstash.moderation.GitHubProbe;
-import io.shotstash.moderation.ModerationVerticle;
-import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.shotstash.http.HttpServices;
 import io.shotstash.http.HttpVerticle;
 import io.shotstash.http.graphql.GraphqlRoutes;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.media.LocalStorage;
+import io.shotstash.metrics.Metrics;
+import io.shotstash.moderation.GitHubProbe;
+import io.shotstash.moderation.ModerationVerticle;
+import io.shotstash.moderation.PurgeSweeperVerticle;
+import io.shotstash.people.Sessions;
 import io.shotstash.pipeline.JobQueueVerticle;
 import io.shotstash.pipeline.LeaseSweeperVerticle;
+import io.shotstash.pipeline.QueueGauges;
 import io.shotstash.pipeline.QueueListenerVerticle;
 import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.pipeline.QueueSignal;
 import io.shotstash.pipeline.WorkerDirectory;
-import io.shotstash.people.Sessions;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.PublicStateLoader;
@@ -148,6 +150,7 @@ public final class AppVerticle extends VerticleBase {
           vertx.deployVerticle(new LibraryVerticle(pool, storage)),
           vertx.deployVerticle(
               new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
+          vertx.deployVerticle(new QueueGauges(pool, Metrics.registry(), pipeline.leaseSeconds())),
           vertx.deployVerticle(new ModerationVerticle(pool, holder,
               new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
               config.dataBranch())));

@@ -1,6 +1,6 @@
 package io.shotstash.http;
 
-import io.shotstash.app.Metrics;
+import io.shotstash.metrics.Metrics;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;

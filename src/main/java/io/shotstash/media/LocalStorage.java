@@ -2,7 +2,7 @@ package io.shotstash.media;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.shotstash.app.Metrics;
+import io.shotstash.metrics.Metrics;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -1,6 +1,7 @@
 package io.shotstash.pipeline;
 
 import io.shotstash.auth.Tokens;
+import io.shotstash.metrics.DomainMetrics;
 import io.shotstash.pipeline.Batcher.Answered;
 import io.shotstash.pipeline.Batcher.Outcome;
 import io.shotstash.pipeline.Batcher.Refused;
@@ -12,9 +13,9 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -93,6 +94,7 @@ final class Claims {
             int m = r.getLong("n").intValue() - 1;
             String jobId = r.getUUID("id").toString();
             events.updated(jobId, r.getLong("seq"), JobStatus.CLAIMED.wire(), 0);
+            DomainMetrics.claimed(r.getString("kind"), r.getDouble("waited_seconds"));
             JsonObject reply = jobJson(r, tokens[m]);
             if (calls.get(members.get(m)).withStorageKey()) {
               reply.put("storageKey", r.getString("storage_key")); // what an INPUT would read, just after the claim

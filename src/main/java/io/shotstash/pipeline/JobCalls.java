@@ -1,6 +1,7 @@
 package io.shotstash.pipeline;
 
 import io.shotstash.bus.ApiError;
+import io.shotstash.metrics.DomainMetrics;
 import io.shotstash.pipeline.Batcher.Answered;
 import io.shotstash.pipeline.Batcher.Outcome;
 import io.shotstash.pipeline.Batcher.Refused;
@@ -173,6 +174,7 @@ final class JobCalls {
         return switch (r.getString("outcome")) {
           case "done" -> {
             events.updated(job.toString(), r.getLong("seq"), "done", 100);
+            DomainMetrics.completed(r.getString("kind"), r.getDouble("run_seconds"));
             yield new Answered<>(
                 new JsonObject().put("status", "done").put("versionId", r.getUUID("version_id").toString()));
           }
@@ -213,6 +215,7 @@ final class JobCalls {
       }
       events.deleteOrphan(r.getString("previous"));
       events.updated(holders.get(r.getInteger("n") - 1).job().toString(), r.getLong("seq"), r.getString("status"), 0);
+      DomainMetrics.failed(r.getString("kind"), "queued".equals(r.getString("status")));
       return new Answered<>(new JsonObject().put("status", r.getString("status"))
           .put("attempts", r.getInteger("attempts")).put("maxAttempts", r.getInteger("max_attempts")));
     }));

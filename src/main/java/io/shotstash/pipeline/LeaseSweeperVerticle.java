@@ -2,6 +2,7 @@ package io.shotstash.pipeline;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.media.LocalStorage;
+import io.shotstash.metrics.DomainMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
@@ -95,7 +96,9 @@ public final class LeaseSweeperVerticle extends VerticleBase {
       JsonArray failed = new JsonArray();
       for (Row r : rows) {
         String id = r.getUUID("id").toString();
-        ("queued".equals(r.getString("status")) ? requeued : failed).add(id);
+        boolean again = "queued".equals(r.getString("status"));
+        (again ? requeued : failed).add(id);
+        DomainMetrics.sweeperExpired(r.getString("kind"), again);
         if (r.getString("previous") != null) {
           deletable.add(r.getString("previous"));
         }

@@ -76,17 +76,26 @@ final class PipelineSql {
   static final String RECORD_OUTPUT_BATCH =
       "SELECT n, outcome, previous FROM pipeline_record_output_batch($1, $2, $3, $4, $5, $6, $7, $8)";
 
-  /** Completes, each optionally recording its output first (durable). */
+  /**
+   * Completes, each optionally recording its output first (durable). The job's kind and how long its
+   * claim ran (for the metrics) come from the row as this statement found it: the join reads the
+   * statement's snapshot, taken before the function's update, and neither the kind nor the claim
+   * time is changed by it.
+   */
   static final String COMPLETE_BATCH =
-      "SELECT n, outcome, seq, version_id, drop_key, previous FROM pipeline_complete_batch($1, $2, $3, $4, $5, $6, $7, $8)";
+      "SELECT c.n, c.outcome, c.seq, c.version_id, c.drop_key, c.previous, j.kind, "
+          + "extract(epoch FROM now() - j.claimed_at)::float8 AS run_seconds "
+          + "FROM pipeline_complete_batch($1, $2, $3, $4, $5, $6, $7, $8) c "
+          + "LEFT JOIN pipeline_jobs j ON j.id = ($1::uuid[])[c.n]";
 
   /** Releases (durable). */
   static final String RELEASE_BATCH =
       "SELECT n, outcome, attempts, seq, previous FROM pipeline_release_batch($1, $2, $3)";
 
-  /** Fails (durable). */
+  /** Fails (durable); the kind as for {@link #COMPLETE_BATCH}. */
   static final String FAIL_BATCH =
-      "SELECT n, outcome, status, attempts, max_attempts, seq, previous FROM pipeline_fail_batch($1, $2, $3, $4, $5)";
+      "SELECT f.n, f.outcome, f.status, f.attempts, f.max_attempts, f.seq, f.previous, j.kind "
+          + "FROM pipeline_fail_batch($1, $2, $3, $4, $5) f LEFT JOIN pipeline_jobs j ON j.id = ($1::uuid[])[f.n]";
 
   /**
    * Claims for many callers that run the same kinds ($1), one job each, in claim order: caller i
@@ -112,7 +121,8 @@ final class PipelineSql {
           + "  claim_token_hash = callers.token, claimed_at = now(), heartbeat_at = now(), progress = 0, seq = j.seq + 1, "
           + "  updated_at = now() "
           + "FROM numbered JOIN callers ON callers.n = numbered.n, media_files f WHERE j.id = numbered.id AND f.id = j.file_id "
-          + "RETURNING callers.n, j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size, f.storage_key";
+          + "RETURNING callers.n, j.id, j.kind, j.params, j.attempts, j.max_attempts, j.seq, f.name, f.mime_type, f.size, f.storage_key, "
+          + "  extract(epoch FROM now() - greatest(j.created_at, j.run_after))::float8 AS waited_seconds";
 
   // ---- people ----
 
@@ -183,7 +193,22 @@ final class PipelineSql {
           + "progress = CASE WHEN j.attempts < j.max_attempts THEN 0 ELSE j.progress END, "
           + "output_version_id = NULL, output_storage_key = NULL, output_mime_type = NULL, output_ext = NULL, "
           + "output_size = NULL, seq = j.seq + 1, updated_at = now() "
-          + "FROM expired WHERE j.id = expired.id RETURNING j.id, j.status, expired.previous";
+          + "FROM expired WHERE j.id = expired.id RETURNING j.id, j.kind, j.status, expired.previous";
+
+  // ---- the metrics' gauges (QueueGauges), read by every node; each is answered from the partial
+  //      indexes of open jobs (pipeline_jobs_claim, pipeline_jobs_open), never a scan of finished ones
+
+  /** Open jobs by status and kind. Finished ones are counted by the counters as they finish. */
+  static final String OPEN_JOB_COUNTS =
+      "SELECT status, kind, count(*) AS jobs FROM pipeline_jobs WHERE status IN ('queued','claimed','running') "
+          + "GROUP BY status, kind";
+
+  /** Per kind, how long the oldest claimable job has waited since it became claimable. */
+  static final String OLDEST_CLAIMABLE =
+      "SELECT kind, extract(epoch FROM now() - min(greatest(created_at, run_after)))::float8 AS age "
+          + "FROM pipeline_jobs WHERE status = 'queued' AND run_after <= now() GROUP BY kind";
+
+  // (the live workers: LIVE_WORKERS above)
 
   /** Open jobs of trashed files (normally cancelled by the trash itself; this is the safety net). */
   static final String CANCEL_TRASHED =

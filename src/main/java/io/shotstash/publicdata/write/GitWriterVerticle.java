@@ -1,10 +1,12 @@
 package io.shotstash.publicdata.write;
 
+import io.micrometer.core.instrument.Gauge;
 import io.shotstash.app.DiskFull;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
 import io.shotstash.bus.Unavailable;
 import io.shotstash.media.Storage;
+import io.shotstash.metrics.DomainMetrics;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.PublicStateLoader;
@@ -21,6 +23,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Transaction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
@@ -57,6 +60,7 @@ public final class GitWriterVerticle extends VerticleBase {
   private final Storage storage;
   private final Deque<Message<JsonObject>> queue = new ArrayDeque<>();
   private boolean busy;
+  private Gauge queueGauge;
 
   /** A writer whose rules never orphan stored blobs (tests and benchmarks of the write path). */
   public GitWriterVerticle(Pool pool, PublicStateHolder holder, PublicStateLoader loader, GitTreeWriter git,
@@ -91,7 +95,16 @@ public final class GitWriterVerticle extends VerticleBase {
         next = loader.catchUp(state);
       } while (!holder.compareAndSet(state, next));
       return next;
-    }).compose(state -> vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_WRITE, this::enqueue).completion());
+    }).compose(state -> vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_WRITE, this::enqueue).completion())
+        .onSuccess(v -> queueGauge = DomainMetrics.writerQueue(queue::size));
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (queueGauge != null) {
+      DomainMetrics.remove(queueGauge); // the writer may start again on another node: it reports there
+    }
+    return Future.succeededFuture();
   }
 
   private void enqueue(Message<JsonObject> message) {
@@ -158,7 +171,7 @@ public final class GitWriterVerticle extends VerticleBase {
             .compose(done -> commitPrivate(tx, done, before))
             .onFailure(err -> tx.rollback()))
         .eventually(conn::close))
-        .map(done -> publish(before, done));
+        .map(done -> publish(before, done, command));
   }
 
   /** What the git step produced: the plan, the new commit (null when nothing changed) and the bytes written. */
@@ -178,9 +191,11 @@ public final class GitWriterVerticle extends VerticleBase {
     }
     ObjectId parent = before.commit() == null ? null : ObjectId.fromString(before.commit());
     String message = plan.message().render();
+    long started = System.nanoTime();
     return vertx.executeBlocking(() -> git.commit(parent, paths, attribution.ident(command.actor(), now), message))
         .compose(result -> {
           if (result instanceof CommitResult.Committed c) {
+            DomainMetrics.commit(Duration.ofNanos(System.nanoTime() - started));
             return Future.succeededFuture(new Committed(plan, c.commit(), events));
           }
           if (result instanceof CommitResult.NoChange) {
@@ -237,9 +252,10 @@ public final class GitWriterVerticle extends VerticleBase {
     return before.commit() == null ? ObjectId.zeroId() : ObjectId.fromString(before.commit());
   }
 
-  private JsonObject publish(PublicState before, Committed done) {
+  private JsonObject publish(PublicState before, Committed done, WriteCommand command) {
     PublicState after = before;
     if (done.commit() != null) {
+      ModerationCounts.committed(command);
       after = before.apply(done.commit().name(), done.plan().changes());
       holder.set(after);
       vertx.eventBus().publish(Addresses.PUBLICDATA_CHANGED, new JsonObject()

@@ -1,4 +1,4 @@
-package io.shotstash.app;
+package io.shotstash.metrics;
 
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
