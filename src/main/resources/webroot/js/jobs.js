@@ -5,7 +5,7 @@
 // shown is ignored.
 import { api, ApiError, atLeast, gql } from './api.js';
 import { GraphqlSocket } from './graphql-ws.js';
-import { bytes, confirmDialog, count, h, joined, mountHeader, say, when } from './ui.js';
+import { ago, bytes, confirmDialog, count, h, joined, mountHeader, say, when } from './ui.js';
 
 const JOB = 'id fileId kind status state progress attempts maxAttempts error seq createdAt updatedAt finishedAt '
   + 'outputVersion { id downloadUrl }';
@@ -196,23 +196,48 @@ function versionsElement(file) {
     joined([v.mimeType, bytes(v.size), ['made ', when(v.createdAt)]]))));
 }
 
+/** A kind as the select shows it: whether a worker serves it now, served it once, or never did. */
+export function kindLabel(k) {
+  if (k.live) {
+    return k.name;
+  }
+  // an <option> holds text only: the time as words ("3 hours ago"), not a <time> element
+  return k.workerSeenAt ? `${k.name} (no live worker, last seen ${ago(k.workerSeenAt)})` : `${k.name} (no live worker yet)`;
+}
+
+/** Whether the file already has a processed version of this kind (queueing it again makes another). */
+function hasVersionOf(file, kind) {
+  return (file.processedVersions || []).some((v) => v.kind === kind);
+}
+
 function enqueueForm(file) {
   if (!canChange()) {
     return null;
   }
   const kinds = state.kinds.get(file.id);
+  if (kinds && !kinds.length) {
+    return h('p', { class: 'empty no-kind' }, 'No kind of processing applies to this type of file.');
+  }
   const selectId = `kind-${file.id}`;
   const select = h('select', { id: selectId, name: 'kind', class: 'kind' },
-    (kinds || []).map((k) => h('option', { value: k.name }, `${k.name}${k.live ? '' : ' (no live worker yet)'}`)));
-  const button = h('button', { type: 'submit', class: 'queue', disabled: !kinds || !kinds.length }, 'Queue');
+    (kinds || []).map((k) => h('option', { value: k.name }, kindLabel(k))));
+  const button = h('button', { type: 'submit', class: 'queue', disabled: !kinds }, 'Queue');
   const form = h('form', { class: 'enqueue', 'aria-label': `Queue a job for ${file.name}` },
     h('div', { class: 'field' }, h('label', { for: selectId }, 'Process as'), select),
-    button,
-    kinds && !kinds.length ? h('p', { class: 'empty' }, 'No kind applies to this file.') : null);
+    button);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (!select.value) {
       return;
+    }
+    const current = state.files.get(file.id) || file;
+    if (hasVersionOf(current, select.value)) {
+      $('again-name').textContent = file.name;
+      $('again-kind').textContent = select.value;
+      if (await confirmDialog($('again-dialog')) === null) {
+        say(statusRegion, `Not queued: ${file.name} keeps its ${select.value} version.`);
+        return;
+      }
     }
     button.disabled = true;
     try {
@@ -233,7 +258,7 @@ function enqueueForm(file) {
 
 function fileElement(file) {
   return h('article', { class: 'file', id: `file-${file.id}`, 'data-file-id': file.id, 'aria-labelledby': `file-${file.id}-name` },
-    h('h4', { id: `file-${file.id}-name` }, file.name),
+    h('h3', { id: `file-${file.id}-name` }, file.name),
     h('p', { class: 'meta' }, joined([file.mimeType, bytes(file.size), ['added ', when(file.createdAt)],
       h('a', { href: file.downloadUrl, download: '' }, 'Original')])),
     h('p', { class: 'sub' }, 'Processed versions'),
@@ -298,7 +323,8 @@ async function loadKinds() {
     return;
   }
   const params = files.map((f, i) => `$f${i}: ID!`).join(', ');
-  const fields = files.map((f, i) => `k${i}: availableKinds(fileId: $f${i}) { name live builtin }`).join(' ');
+  const fields = files.map((f, i) => `k${i}: availableKinds(fileId: $f${i}) { name live builtin workerSeenAt }`)
+    .join(' ');
   const variables = {};
   files.forEach((f, i) => {
     variables[`f${i}`] = f.id;

@@ -134,7 +134,9 @@ final class JobQueries {
         if (type == null || Kinds.applies(acceptList, type)) {
           out.add(new JsonObject().put("name", r.getString("name"))
               .put("accepts", acceptList == null ? null : new JsonArray(acceptList))
-              .put("builtin", r.getBoolean("builtin")).put("live", r.getBoolean("live")));
+              .put("builtin", r.getBoolean("builtin")).put("live", r.getBoolean("live"))
+              .put("workerSeenAt", r.getOffsetDateTime("worker_seen_at") == null ? null
+                  : Json.iso(r.getOffsetDateTime("worker_seen_at"))));
         }
       }
       return new JsonObject().put("kinds", out);

@@ -128,9 +128,11 @@ final class PipelineSql {
 
   static final String KIND = "SELECT name, accepts FROM pipeline_kinds WHERE name = $1";
 
+  /** Every kind, whether a live worker serves it, and when any worker serving it was last seen (null: never). */
   static final String KINDS =
       "SELECT k.name, k.accepts, k.builtin, EXISTS (SELECT 1 FROM pipeline_workers w WHERE w.revoked_at IS NULL "
-          + "AND w.last_seen_at > now() - make_interval(secs => $1) AND k.name = ANY(w.kinds)) AS live "
+          + "AND w.last_seen_at > now() - make_interval(secs => $1) AND k.name = ANY(w.kinds)) AS live, "
+          + "(SELECT max(w.last_seen_at) FROM pipeline_workers w WHERE k.name = ANY(w.kinds)) AS worker_seen_at "
           + "FROM pipeline_kinds k ORDER BY k.name";
 
   static final String FILE = "SELECT id, mime_type, trashed_at FROM media_files WHERE id = $1";

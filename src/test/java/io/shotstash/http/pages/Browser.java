@@ -149,6 +149,23 @@ final class Browser implements AutoCloseable {
     new Actions(driver).sendKeys(keys).perform();
   }
 
+  /**
+   * axe-core's heading-order rule, read off the page: each heading a reader meets (shown, or only
+   * visually hidden; not in a closed dialog or a hidden panel) is at most one level below the one
+   * before. Answers each step that skips a level, e.g. {@code "h1 Jobs -> h4 interview.mp4"}.
+   */
+  @SuppressWarnings("unchecked")
+  List<String> headingOrderProblems() {
+    return (List<String>) script("const out = []; let last = null;"
+        + " for (const e of document.querySelectorAll('h1,h2,h3,h4,h5,h6')) {"
+        + "   if (e.closest('dialog:not([open])') || e.getClientRects().length === 0) continue;"
+        + "   const level = Number(e.tagName.substring(1));"
+        + "   if (last && level > last.level + 1) out.push(last.tag + ' ' + last.text + ' -> ' + e.tagName.toLowerCase()"
+        + "     + ' ' + e.textContent.trim());"
+        + "   last = { level, tag: e.tagName.toLowerCase(), text: e.textContent.trim() };"
+        + " } return out;");
+  }
+
   Object script(String js, Object... args) {
     return ((JavascriptExecutor) driver).executeScript(js, args);
   }

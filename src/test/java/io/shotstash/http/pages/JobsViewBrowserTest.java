@@ -136,7 +136,8 @@ class JobsViewBrowserTest extends WithSignedInApp {
     browser.signIn("eddie", EDITOR_PASSWORD, "/admin/jobs");
     browser.visible(By.id("file-" + videoId));
     browser.textIn(By.id("who"), "Signed in as Person eddie (@eddie, editor)");
-    assertThat(browser.text(By.cssSelector("#file-" + videoId + " h4"))).isEqualTo("interview.mp4");
+    assertThat(browser.text(By.cssSelector("#file-" + videoId + " h3"))).isEqualTo("interview.mp4");
+    assertThat(browser.headingOrderProblems()).as("heading order on the jobs view").isEmpty();
     assertThat(browser.text(By.id("file-" + videoId + "-jobs"))).contains("No jobs yet.");
     browser.textIn(By.id("live"), "Live updates: on");
 
@@ -247,6 +248,32 @@ class JobsViewBrowserTest extends WithSignedInApp {
 
   @Test
   @Order(5)
+  void aKindWhoseWorkerWentAwaySaysWhenItWasSeenAndQueueingAKindAgainAsksFirst() {
+    browser.go("/admin/jobs");
+    // the transcriber was revoked above: its kind was served once, so the page says when
+    By transcript = By.cssSelector("#kind-" + notesId + " option[value='acme/transcript']");
+    browser.until(d -> !d.findElements(transcript).isEmpty());
+    assertThat(browser.text(transcript)).isEqualTo("acme/transcript (no live worker, last seen just now)");
+    assertThat(browser.headingOrderProblems()).as("heading order, administrators' view").isEmpty();
+
+    // interview.mp4 already has its proxy: queueing it again asks first, and Cancel queues nothing
+    int jobsBefore = browser.all(By.cssSelector("#file-" + videoId + "-jobs li.job")).size();
+    new Select(browser.find(By.id("kind-" + videoId))).selectByValue(PROXY);
+    browser.find(By.cssSelector("#file-" + videoId + " button.queue")).click();
+    browser.visible(By.id("again-dialog"));
+    assertThat(browser.text(By.id("again-title"))).isEqualTo("Process interview.mp4 as " + PROXY + " again?");
+    browser.find(By.cssSelector("#again-dialog [data-cancel]")).click();
+    browser.textIn(By.id("jobs-status"), "Not queued: interview.mp4 keeps its " + PROXY + " version.");
+    assertThat(browser.all(By.cssSelector("#file-" + videoId + "-jobs li.job"))).hasSize(jobsBefore);
+    // asked again and confirmed: a new job
+    browser.find(By.cssSelector("#file-" + videoId + " button.queue")).click();
+    browser.visible(By.id("again-confirm")).click();
+    browser.until(d -> d.findElements(By.cssSelector("#file-" + videoId + "-jobs li.job")).size() == jobsBefore + 1);
+    browser.textIn(By.id("jobs-status"), "Queued " + PROXY + " for interview.mp4.");
+  }
+
+  @Test
+  @Order(6)
   void theJobsViewWorksAt360PixelsWide() {
     browser.resize(360, 800);
     try {

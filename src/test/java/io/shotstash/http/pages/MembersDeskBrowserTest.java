@@ -286,6 +286,7 @@ class MembersDeskBrowserTest {
     browser.textIn(By.id("m-cheap-pills-detail"), "Agent");
     assertThat(browser.text(By.id("m-cheap-pills-detail"))).contains("Spam by Triage Bot", STAGED_REASONING,
         "agent, business-name, bio-promo-link");
+    assertThat(browser.headingOrderProblems()).as("heading order on the desk, a detail open").isEmpty();
     browser.screenshot("members-desk-detail");
     browser.keys(Keys.ENTER);
     browser.until(d -> !browser.find(By.id("m-cheap-pills-detail")).isDisplayed());
@@ -330,6 +331,7 @@ class MembersDeskBrowserTest {
         "by Ada Admin (person)",
         "“Spam account: pharmacy offers in the bio and in two projects.”", "Sign-in blocked");
     assertThat(browser.location()).isEqualTo("/admin/members#purge-log");
+    assertThat(browser.headingOrderProblems()).as("heading order on the purge log").isEmpty();
     browser.screenshot("members-purge-log");
 
     browser.find(By.cssSelector("#purges li.purge .unblock")).click();
