@@ -71,6 +71,7 @@ class LogFormatIT {
       assertThat(kvp(access, "status")).contains("404");
       assertThat(kvp(access, "actor")).contains("anonymous");
       assertThat(kvp(access, "durationMs")).isPresent();
+      assertThat(kvp(access, "jobId")).as("not a job's route").isEmpty();
       assertThat(access.getString("formattedMessage")).startsWith("GET /api/people/:slug 404 ")
           .doesNotContain("nobody-here");
     } finally {

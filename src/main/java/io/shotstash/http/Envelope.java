@@ -73,13 +73,13 @@ public final class Envelope {
     }
     ApiError outage = Unavailable.of(failure).orElse(null);
     if (outage != null) {
-      log.atWarn().addKeyValue("traceId", RequestTrace.id(ctx))
+      RequestTrace.about(log.atWarn(), ctx)
           .log("{} {} refused while {}: {}", ctx.request().method(), ctx.request().path(), outage.code(),
               String.valueOf(failure.getMessage()));
       return error(ctx, outage);
     }
     String traceId = RequestTrace.id(ctx);
-    log.atError().addKeyValue("traceId", traceId).setCause(failure)
+    RequestTrace.about(log.atError(), ctx).setCause(failure)
         .log("request failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId);
     ApiError internal = ApiError.internal();
     return send(ctx.response(), 500, new JsonObject().put("success", false)

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Every request's trace id, the one its error envelope shows and its log lines carry (as the
@@ -27,7 +28,7 @@ public final class RequestTrace {
     ctx.put(KEY, id);
     if (ACCESS.isInfoEnabled()) {
       long started = System.nanoTime();
-      ctx.addEndHandler(done -> access(ctx, id, started));
+      ctx.addEndHandler(done -> access(ctx, started));
     }
     ctx.next();
   }
@@ -38,15 +39,27 @@ public final class RequestTrace {
     return id != null ? id : UUID.randomUUID().toString();
   }
 
-  private static void access(RoutingContext ctx, String id, long started) {
+  /**
+   * A log line about this request: its trace id, its route, the kind of caller and, on a job's
+   * route, the job's id, as key-value pairs (JSON logs carry them in {@code kvpList}).
+   */
+  public static LoggingEventBuilder about(LoggingEventBuilder line, RoutingContext ctx) {
+    line.addKeyValue("traceId", id(ctx)).addKeyValue("route", pattern(ctx.normalizedPath(), ctx.pathParams()))
+        .addKeyValue("actor", callerKind(Callers.actor(ctx)));
+    String job = ctx.pathParam("id");
+    if (job != null && ctx.normalizedPath().contains("/jobs/")) {
+      line.addKeyValue("jobId", job);
+    }
+    return line;
+  }
+
+  private static void access(RoutingContext ctx, long started) {
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     String method = ctx.request().method().name();
-    String route = pattern(ctx.normalizedPath(), ctx.pathParams());
     int status = ctx.response().getStatusCode();
-    String caller = callerKind(Callers.actor(ctx));
-    ACCESS.atInfo().addKeyValue("traceId", id).addKeyValue("method", method).addKeyValue("route", route)
-        .addKeyValue("status", status).addKeyValue("durationMs", millis).addKeyValue("actor", caller)
-        .log("{} {} {} {} ms", method, route, status, millis);
+    about(ACCESS.atInfo(), ctx).addKeyValue("method", method).addKeyValue("status", status)
+        .addKeyValue("durationMs", millis)
+        .log("{} {} {} {} ms", method, pattern(ctx.normalizedPath(), ctx.pathParams()), status, millis);
   }
 
   /**

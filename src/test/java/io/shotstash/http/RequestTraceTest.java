@@ -6,7 +6,7 @@ import io.shotstash.auth.Actor;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** What the access log says of a request: its path with the route's parameters named, and the kind of caller. */
+/** What a request's log lines say of it: its path with the route's parameters named, and the kind of caller. */
 class RequestTraceTest {
 
   @Test

@@ -1,12 +1,12 @@
 package io.shotstash.http.pipeline;
 
 import io.shotstash.bus.ApiError;
+import io.shotstash.http.RequestTrace;
 import io.shotstash.http.Uploads;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,8 +65,9 @@ final class ContractResponses {
       log.info("worker went away: {} {} ({})", ctx.request().method(), ctx.request().path(), failure.getMessage());
       return Future.succeededFuture();
     }
-    String traceId = UUID.randomUUID().toString();
-    log.error("worker call failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId, failure);
+    String traceId = RequestTrace.id(ctx);
+    RequestTrace.about(log.atError(), ctx).setCause(failure)
+        .log("worker call failed: {} {} [traceId={}]", ctx.request().method(), ctx.request().path(), traceId);
     return error(ctx, ApiError.of(500, "INTERNAL", "Something went wrong on our side (trace " + traceId + ")"));
   }
 }
