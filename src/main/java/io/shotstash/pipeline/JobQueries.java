@@ -65,6 +65,29 @@ final class JobQueries {
     });
   }
 
+  /**
+   * Runs a failed job's kind on its file again: a new job, queued like any (the failed one stays as
+   * it is, its error on record). If the file already has an unfinished job of that kind, that job
+   * is answered, as {@link #enqueue} does. Only a failed job: anything else is 409 JOB_NOT_FAILED.
+   */
+  Future<JsonObject> retry(JsonObject msg) {
+    if (!Ids.isUuid(msg.getString("jobId"))) {
+      return Future.failedFuture(PipelineErrors.jobNotFound().toException());
+    }
+    return pool.preparedQuery(PipelineSql.JOB_TO_RETRY).execute(Tuple.of(UUID.fromString(msg.getString("jobId"))))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return Future.failedFuture(PipelineErrors.jobNotFound().toException());
+          }
+          Row job = rows.iterator().next();
+          if (JobStatus.parse(job.getString("status")) != JobStatus.FAILED) {
+            return Future.failedFuture(PipelineErrors.jobNotFailed(job.getString("status")).toException());
+          }
+          return enqueue(new JsonObject().put("fileId", job.getUUID("file_id").toString())
+              .put("kind", job.getString("kind")).put("personId", msg.getString("personId")));
+        });
+  }
+
   Future<JsonObject> cancel(JsonObject msg) {
     if (!Ids.isUuid(msg.getString("jobId"))) {
       return Future.failedFuture(PipelineErrors.jobNotFound().toException());

@@ -87,6 +87,7 @@ public final class JobQueueVerticle extends VerticleBase {
         .on(QueueActions.FAIL, this::fail)
         .on(QueueActions.ENQUEUE, queries::enqueue)
         .on(QueueActions.CANCEL, queries::cancel)
+        .on(QueueActions.RETRY, queries::retry)
         .on(QueueActions.JOB, queries::job)
         .on(QueueActions.JOBS_OF_FILE, queries::jobsOfFile)
         .on(QueueActions.KINDS, queries::kinds)

@@ -142,6 +142,9 @@ final class PipelineSql {
       "INSERT INTO pipeline_jobs (id, file_id, kind, created_by) VALUES ($1, $2, $3, $4) "
           + "ON CONFLICT (file_id, kind) WHERE status IN ('queued','claimed','running') DO NOTHING RETURNING id";
 
+  /** What a retry needs of the job it starts again. */
+  static final String JOB_TO_RETRY = "SELECT file_id, kind, status FROM pipeline_jobs WHERE id = $1";
+
   static final String OPEN_JOB_OF_FILE_KIND =
       "SELECT id FROM pipeline_jobs WHERE file_id = $1 AND kind = $2 AND status IN ('queued','claimed','running')";
 

@@ -34,6 +34,8 @@ public final class QueueActions {
   public static final String ENQUEUE = "enqueue";
   /** {jobId, error?} → job view. */
   public static final String CANCEL = "cancel";
+  /** {jobId, personId} → the view of the job that runs the failed one's kind on its file again. */
+  public static final String RETRY = "retry";
   /** {jobId} → job view. */
   public static final String JOB = "job";
   /** {fileId} → {jobs}. */

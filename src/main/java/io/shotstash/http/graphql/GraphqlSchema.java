@@ -65,6 +65,7 @@ final class GraphqlSchema {
             .dataFetcher("trashFolder", library.trashFolder())
             .dataFetcher("enqueueJob", pipeline.enqueueJob())
             .dataFetcher("cancelJob", pipeline.cancelJob())
+            .dataFetcher("retryJob", pipeline.retryJob())
             .dataFetcher("revokeWorker", pipeline.revokeWorker()))
         .type("Subscription", t -> t.dataFetcher("jobUpdated", pipeline.jobUpdated()))
         .type("Folder", t -> t.dataFetcher("files", library.folderFiles()))

@@ -84,6 +84,14 @@ final class PipelineFetchers {
     };
   }
 
+  DataFetcher<CompletionStage<JsonObject>> retryJob() {
+    return env -> {
+      Actor.Member m = GraphqlAuth.atLeast(env, AccountLevel.EDITOR);
+      return bus.queue(QueueActions.RETRY, new JsonObject().put("jobId", env.<String>getArgument("id"))
+          .put("personId", m.personId())).toCompletionStage();
+    };
+  }
+
   DataFetcher<CompletionStage<JsonObject>> cancelJob() {
     return env -> {
       GraphqlAuth.atLeast(env, AccountLevel.EDITOR);

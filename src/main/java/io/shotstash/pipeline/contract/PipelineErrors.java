@@ -62,6 +62,11 @@ public final class PipelineErrors {
     return ApiError.of(409, "JOB_TERMINAL", "The job is finished or cancelled; drop the work");
   }
 
+  /** A retry of a job that did not fail (it is queued, running, done or cancelled). */
+  public static ApiError jobNotFailed(String status) {
+    return ApiError.of(409, "JOB_NOT_FAILED", "Only a failed job can be retried; this one is " + status);
+  }
+
   public static ApiError outputMissing() {
     return ApiError.of(409, "OUTPUT_MISSING", "Upload the output before completing");
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.Handler;
@@ -279,6 +280,39 @@ class GraphqlTest extends WithSignedInApp {
     assertThat(code(gql(editor, "mutation { cancelJob(id: \"" + UUID.randomUUID() + "\") { id } }")))
         .isEqualTo("JOB_NOT_FOUND");
     assertThat(code(gql(user, "{ pipelineJob(id: \"nope\") { id } }"))).isEqualTo("JOB_NOT_FOUND");
+  }
+
+  @Test
+  void retryRunsAFailedJobAgainAndOnlyAFailedOne() {
+    Claimed c = Claimed.fresh(app, BOOTSTRAP, admin, library, "retry-" + UUID.randomUUID().toString().substring(0, 8));
+    // an editor of its own: retries are writes, counted against the 30 a minute of the shared one
+    app.createPerson(admin, "rita", "editor", "editor password 123");
+    String editor = app.login("rita", "editor password 123");
+    String retry = "mutation($id: ID!) { retryJob(id: $id) { id kind status fileId } }";
+    JsonObject failedId = new JsonObject().put("id", c.id());
+    // not failed yet: it is claimed
+    assertThat(code(gql(editor, retry, failedId))).isEqualTo("JOB_NOT_FAILED");
+    assertThat(c.worker().fail(c.id(), c.claim(), "cannot decode the input", false).status()).isEqualTo(200);
+
+    assertThat(code(gql(user, retry, failedId))).isEqualTo("FORBIDDEN");
+    JsonObject again = data(gql(editor, retry, failedId)).getJsonObject("retryJob");
+    assertThat(again.getString("id")).isNotEqualTo(c.id());
+    assertThat(again.getString("status")).isEqualTo("queued");
+    assertThat(again.getString("kind")).isEqualTo(c.worker().manifest().getJsonArray("kinds").getString(0));
+    assertThat(again.getString("fileId")).isEqualTo(c.fileId());
+    // the failed job stays as it was, its error on record
+    JsonObject old = data(gql(editor, "query($id: ID!) { pipelineJob(id: $id) { status error } }", failedId))
+        .getJsonObject("pipelineJob");
+    assertThat(old.getString("status")).isEqualTo("failed");
+    assertThat(old.getString("error")).isEqualTo("cannot decode the input");
+    // asked twice: the unfinished job of that kind is answered, not a second one
+    assertThat(data(gql(editor, retry, failedId)).getJsonObject("retryJob").getString("id"))
+        .isEqualTo(again.getString("id"));
+    // the new job is queued, not failed
+    assertThat(code(gql(editor, retry, new JsonObject().put("id", again.getString("id")))))
+        .isEqualTo("JOB_NOT_FAILED");
+    assertThat(code(gql(editor, retry, new JsonObject().put("id", UUID.randomUUID().toString()))))
+        .isEqualTo("JOB_NOT_FOUND");
   }
 
   @Test
