@@ -2,11 +2,11 @@ package io.shotstash;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shotstash.app.AppVerticle;
-import io.shotstash.app.Config;
 import io.shotstash.app.InstanceIdentity;
 import io.shotstash.app.Metrics;
 import io.shotstash.app.Startup;
 import io.shotstash.cluster.ClusterNode;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.db.DatabaseServer;
 import io.vertx.core.Vertx;

@@ -2,7 +2,7 @@ package io.shotstash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.shotstash.testing.AppProcess;
 import io.shotstash.testing.ClusterNodes;
 import io.shotstash.testing.TestDatabase;

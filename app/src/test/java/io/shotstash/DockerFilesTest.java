@@ -2,6 +2,7 @@ package io.shotstash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.testing.Repo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * {@code .env.example} listing every variable, and a build context without output, history or data.
  */
 class DockerFilesTest {
-  private static final Path ROOT = Path.of("").toAbsolutePath();
+  private static final Path ROOT = Repo.root();
   /** What compose must refuse to run without: a restart loop is no way to say a secret is missing. */
   private static final Set<String> REQUIRED = Set.of("POSTGRES_PASSWORD", "WORKER_BOOTSTRAP_TOKEN");
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:?[-?+])?([^}]*)}");
@@ -97,15 +98,16 @@ class DockerFilesTest {
     List<String> build = stages().get("build");
     int pom = indexOfMatching(build, "COPY\\s+pom\\.xml\\s.*");
     int offline = indexOfMatching(build, "RUN\\s+mvn\\s.*dependency:go-offline.*");
-    int sources = indexOfMatching(build, "COPY\\s+src\\s.*");
-    int packaged = indexOfMatching(build, "RUN\\s+mvn\\s.*package.*");
+    int sources = indexOfMatching(build, "COPY\\s+(\\S+/)?src\\s.*");
+    // the last package: the dependency layer packages the empty modules too (so go-offline finds them)
+    int packaged = lastIndexOfMatching(build, "RUN\\s+mvn\\s.*package.*");
     assertThat(pom).as("COPY pom.xml").isNotNegative();
     assertThat(offline).as("dependency:go-offline after the pom").isGreaterThan(pom);
     assertThat(sources).as("the sources after the dependencies").isGreaterThan(offline);
     assertThat(packaged).as("the package after the sources").isGreaterThan(sources);
     for (int i = 0; i < offline; i++) {
-      assertThat(build.get(i)).as("nothing but the pom before the dependency layer")
-          .doesNotMatch("(?i)COPY\\s+(?!pom\\.xml).*");
+      assertThat(build.get(i)).as("nothing but the poms (the parent's and each module's) before the dependency layer")
+          .doesNotMatch("(?i)COPY\\s+(?!(\\S+/)?pom\\.xml\\s).*");
     }
   }
 
@@ -169,7 +171,7 @@ class DockerFilesTest {
         .anyMatch(l -> l.equals("data") || l.equals("data/"))
         .contains(".env");
     // what the build stage copies must not be ignored
-    for (String copied : List.of("pom.xml", "conf", "src", "worker-verticle")) {
+    for (String copied : List.of("pom.xml", "conf", "app", "worker-verticle", "bench")) {
       assertThat(ignored).as("%s is sent to the build", copied).doesNotContain(copied, copied + "/");
     }
     assertThat(read(".gitignore").lines()).as(".env holds secrets: never committed").contains(".env");
@@ -178,6 +180,15 @@ class DockerFilesTest {
   private static int indexOf(List<String> instructions, String keyword) {
     for (int i = 0; i < instructions.size(); i++) {
       if (keyword(instructions.get(i)).equals(keyword)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static int lastIndexOfMatching(List<String> instructions, String regex) {
+    for (int i = instructions.size() - 1; i >= 0; i--) {
+      if (instructions.get(i).matches("(?i)" + regex)) {
         return i;
       }
     }

@@ -3,6 +3,7 @@ package io.shotstash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.ClusterNodes;
+import io.shotstash.testing.Repo;
 import io.shotstash.testing.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -56,8 +57,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(600)
 class ReadmeCommandsIT {
-  static final Path README = Path.of("README.md");
-  static final Path CI = Path.of(".ci/run");
+  static final Path README = Repo.path("README.md");
+  static final Path CI = Repo.path(".ci/run");
   static final String END = "<!-- ReadmeCommandsIT: end";
   static final String JAR = "target/shotstash.jar";
   static final Pattern SH = Pattern.compile("(?ms)^```sh\\n(.*?)^```$");
@@ -208,8 +209,15 @@ class ReadmeCommandsIT {
   }
 
   static boolean findsClass(String simpleName) {
-    try (Stream<Path> files = Files.walk(Path.of("src/test/java"))) {
-      return files.anyMatch(p -> p.getFileName().toString().equals(simpleName + ".java"));
+    // every module's tests (app/, worker-verticle/, ...)
+    try (Stream<Path> modules = Files.list(Repo.root())) {
+      return modules.map(m -> m.resolve("src/test/java")).filter(Files::isDirectory).anyMatch(tests -> {
+        try (Stream<Path> files = Files.walk(tests)) {
+          return files.anyMatch(p -> p.getFileName().toString().equals(simpleName + ".java"));
+        } catch (IOException e) {
+          return false;
+        }
+      });
     } catch (IOException e) {
       return false;
     }

@@ -6,6 +6,7 @@ import io.shotstash.cluster.FirstStartLock;
 import io.shotstash.cluster.WriterElectionVerticle;
 import io.shotstash.cluster.WriterRecord;
 import io.shotstash.cluster.WriterWatch;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.moderation.GitHubProbe;
 import io.shotstash.moderation.ModerationVerticle;

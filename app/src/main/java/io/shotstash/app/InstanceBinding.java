@@ -5,6 +5,7 @@ import io.shotstash.app.InstanceIdentity.Decision;
 import io.shotstash.app.InstanceIdentity.Refuse;
 import io.shotstash.app.InstanceIdentity.RepositoryFacts;
 import io.shotstash.app.InstanceIdentity.Start;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.Sheet;

@@ -2,6 +2,7 @@ package io.shotstash.app;
 
 import io.shotstash.auth.Actor;
 import io.shotstash.cluster.FirstStartLock;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateLoader;

@@ -29,16 +29,16 @@ import java.util.List;
  * Without {@code --cluster} none of this is created.
  */
 public final class ClusterNode {
-  private final io.shotstash.app.Config.Cluster settings;
+  private final io.shotstash.config.Config.Cluster settings;
   private final HazelcastClusterManager manager;
 
-  private ClusterNode(io.shotstash.app.Config.Cluster settings, Config hazelcast) {
+  private ClusterNode(io.shotstash.config.Config.Cluster settings, Config hazelcast) {
     this.settings = settings;
     this.manager = new HazelcastClusterManager(hazelcast);
   }
 
   /** Reads the Hazelcast configuration and applies the settings; nothing starts yet. */
-  public static ClusterNode configure(io.shotstash.app.Config.Cluster settings) {
+  public static ClusterNode configure(io.shotstash.config.Config.Cluster settings) {
     // Hazelcast logs through logback like the rest (also what it logs before reading its configuration)
     if (System.getProperty("hazelcast.logging.type") == null) {
       System.setProperty("hazelcast.logging.type", "slf4j");
@@ -51,7 +51,7 @@ public final class ClusterNode {
    * {@code conf/cluster.xml}, then the settings on top: the member port, the one interface to bind,
    * TCP-IP members only (no multicast, no cloud discovery), and no phoning home.
    */
-  static Config hazelcastConfig(io.shotstash.app.Config.Cluster settings) {
+  static Config hazelcastConfig(io.shotstash.config.Config.Cluster settings) {
     Config config;
     try (InputStream in = settings.configFile() != null ? Files.newInputStream(settings.configFile())
         : ClusterNode.class.getResourceAsStream("/conf/cluster.xml")) {
@@ -109,7 +109,7 @@ public final class ClusterNode {
     return manager.getHazelcastInstance();
   }
 
-  public io.shotstash.app.Config.Cluster settings() {
+  public io.shotstash.config.Config.Cluster settings() {
     return settings;
   }
 

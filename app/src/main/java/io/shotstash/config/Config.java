@@ -1,4 +1,4 @@
-package io.shotstash.app;
+package io.shotstash.config;
 
 import io.shotstash.http.SiteOrigin;
 import java.io.IOException;

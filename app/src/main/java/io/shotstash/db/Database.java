@@ -1,7 +1,7 @@
 package io.shotstash.db;
 
-import io.shotstash.app.Config;
-import io.shotstash.app.Config.DatabaseUrl;
+import io.shotstash.config.Config;
+import io.shotstash.config.Config.DatabaseUrl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;

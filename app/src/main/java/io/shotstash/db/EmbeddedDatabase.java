@@ -1,6 +1,6 @@
 package io.shotstash.db;
 
-import io.shotstash.app.Config.DatabaseUrl;
+import io.shotstash.config.Config.DatabaseUrl;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;

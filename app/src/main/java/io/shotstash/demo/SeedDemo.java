@@ -1,11 +1,11 @@
 package io.shotstash.demo;
 
-import io.shotstash.app.Config;
 import io.shotstash.app.Startup;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Passwords;
 import io.shotstash.auth.Tokens;
 import io.shotstash.Main;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.db.DatabaseServer;
 import io.shotstash.publicdata.CommitMessage;

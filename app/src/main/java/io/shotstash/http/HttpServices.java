@@ -1,7 +1,7 @@
 package io.shotstash.http;
 
 import graphql.GraphQL;
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.shotstash.media.Storage;
 import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.pipeline.WorkerDirectory;

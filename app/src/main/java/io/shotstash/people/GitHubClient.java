@@ -1,6 +1,6 @@
 package io.shotstash.people;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;

@@ -1,6 +1,6 @@
 package io.shotstash.pipeline;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.pgclient.PgConnectOptions;

@@ -2,6 +2,7 @@ package io.shotstash.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.config.Config;
 import io.shotstash.publicdata.git.CommitResult;
 import io.shotstash.publicdata.git.GitTreeWriter;
 import io.shotstash.publicdata.git.PathChange;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
-import io.shotstash.app.Config.InvalidConfigException;
+import io.shotstash.config.Config.InvalidConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,13 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** The SHOTSTASH_CLUSTER_* settings and the Hazelcast configuration built from them (nothing starts). */
 class ClusterSettingsTest {
 
-  private static io.shotstash.app.Config.Cluster settings(Map<String, String> env) {
-    return io.shotstash.app.Config.load(env).cluster();
+  private static io.shotstash.config.Config.Cluster settings(Map<String, String> env) {
+    return io.shotstash.config.Config.load(env).cluster();
   }
 
   @Test
   void theDefaultsJoinOnlyLocalhost() {
-    io.shotstash.app.Config.Cluster c = settings(Map.of());
+    io.shotstash.config.Config.Cluster c = settings(Map.of());
     assertThat(c.host()).isEqualTo("127.0.0.1");
     assertThat(c.port()).isEqualTo(5701);
     assertThat(c.members()).containsExactly("127.0.0.1:5701");
@@ -33,7 +33,7 @@ class ClusterSettingsTest {
 
   @Test
   void membersAreHostPortEntriesAndAMissingPortIsTheClusterPort() {
-    io.shotstash.app.Config.Cluster c =
+    io.shotstash.config.Config.Cluster c =
         settings(Map.of("SHOTSTASH_CLUSTER_MEMBERS", " 10.0.0.11:5701, 10.0.0.12 ,node-3.internal:6000",
             "SHOTSTASH_CLUSTER_PORT", "5702"));
     assertThat(c.members()).containsExactly("10.0.0.11:5701", "10.0.0.12:5702", "node-3.internal:6000");

@@ -1,4 +1,4 @@
-package io.shotstash.app;
+package io.shotstash.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -2,7 +2,7 @@ package io.shotstash.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.shotstash.testing.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;

@@ -2,7 +2,7 @@ package io.shotstash.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.app.Config.DatabaseUrl;
+import io.shotstash.config.Config.DatabaseUrl;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 

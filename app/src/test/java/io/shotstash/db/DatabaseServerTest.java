@@ -3,7 +3,7 @@ package io.shotstash.db;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.shotstash.testing.AppProcess;
 import java.io.IOException;
 import java.net.InetAddress;

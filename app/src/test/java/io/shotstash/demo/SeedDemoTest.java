@@ -3,9 +3,9 @@ package io.shotstash.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shotstash.app.Config;
 import io.shotstash.app.Startup;
 import io.shotstash.auth.Actor;
+import io.shotstash.config.Config;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateLoader;
 import io.shotstash.publicdata.Sheet;

@@ -2,8 +2,8 @@ package io.shotstash.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.app.Config;
 import io.shotstash.bus.ApiError;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.media.LocalStorage;
 import io.shotstash.media.Storage;

@@ -3,10 +3,10 @@ package io.shotstash.publicdata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.shotstash.app.Config;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.publicdata.git.DataRepository;
 import io.shotstash.publicdata.git.GitTreeWriter;

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -254,10 +253,10 @@ public final class ClusterNodes implements AutoCloseable {
     }
   }
 
-  /** The shaded jar: the system property {@code shotstash.jar} (set by Failsafe), else target/shotstash.jar. */
+  /** The shaded jar: the system property {@code shotstash.jar} (set by Failsafe), else the root's target/shotstash.jar. */
   public static Path jar() {
-    return Path.of(Objects.requireNonNullElse(System.getProperty("shotstash.jar"), "target/shotstash.jar"))
-        .toAbsolutePath();
+    String given = System.getProperty("shotstash.jar");
+    return (given != null ? Path.of(given) : Repo.path("target/shotstash.jar")).toAbsolutePath();
   }
 
   private static List<Integer> freePorts(int n) throws IOException {

@@ -1,6 +1,6 @@
 package io.shotstash.testing;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import java.io.File;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.shotstash.testing;
 
 import io.shotstash.app.AppVerticle;
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.vertx.core.Vertx;

@@ -1,6 +1,6 @@
 package io.shotstash.testing;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.shotstash.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -3,7 +3,7 @@ package io.shotstash.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.shotstash.app.Config;
+import io.shotstash.config.Config;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

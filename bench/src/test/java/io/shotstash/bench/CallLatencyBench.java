@@ -1,7 +1,7 @@
 package io.shotstash.bench;
 
-import io.shotstash.app.Config;
 import io.shotstash.bench.BenchSupport.AppProcess;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.media.LocalStorage;
 import io.shotstash.testing.TestApp;

@@ -1,8 +1,8 @@
 package io.shotstash.bench;
 
-import io.shotstash.app.Config;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;

@@ -1,8 +1,8 @@
 package io.shotstash.bench;
 
-import io.shotstash.app.Config;
 import io.shotstash.app.WriteRules;
 import io.shotstash.auth.Actor;
+import io.shotstash.config.Config;
 import io.shotstash.db.Database;
 import io.shotstash.moderation.ModerationWrites;
 import io.shotstash.publicdata.PublicStateHolder;

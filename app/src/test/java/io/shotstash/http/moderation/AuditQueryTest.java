@@ -9,6 +9,7 @@ import io.shotstash.bus.Addresses;
 import io.shotstash.http.moderation.ModerationHarness.Agent;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
+import io.shotstash.testing.Repo;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -190,9 +191,9 @@ class AuditQueryTest {
   }
 
   private static List<Path> docs() {
-    try (Stream<Path> files = Files.list(Path.of("docs"))) {
+    try (Stream<Path> files = Files.list(Repo.path("docs"))) {
       List<Path> out = new ArrayList<>(files.filter(p -> p.toString().endsWith(".md")).sorted().toList());
-      out.add(Path.of("README.md"));
+      out.add(Repo.path("README.md"));
       return out;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -2,6 +2,7 @@ package io.shotstash.http.pages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.testing.Repo;
 import io.shotstash.testing.TestApp;
 import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * sign-in page, the security headers on every page and the long-cached assets.
  */
 class PagesHttpTest extends WithSignedInApp {
-  static final Path WEBROOT = Path.of("src/main/resources/webroot");
+  static final Path WEBROOT = Repo.path("app/src/main/resources/webroot");
   static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
       + "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
   static final Pattern ASSET = Pattern.compile("/assets/([0-9a-f]{16})/([a-z0-9/.-]+)");
