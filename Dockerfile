@@ -3,15 +3,19 @@
 # (`docker build --target worker .`, the worker service of docker-compose.yml).
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
-# The dependency layer: only pom.xml, so a change to the code reuses this layer and does not download
-# Maven's dependencies and plugins again. What go-offline misses (a few plugin parts resolved late)
-# the package step below fetches.
+# The dependency layer: only the poms (the parent's and each module's), so a change to the code reuses
+# this layer and does not download Maven's dependencies and plugins again. The modules are packaged
+# empty first: go-offline then finds the app's dependency on the worker module in the same build.
+# What go-offline misses (a few plugin parts resolved late) the package step below fetches.
 COPY pom.xml .
-RUN mvn -B -ntp dependency:go-offline
+COPY worker-verticle/pom.xml worker-verticle/
+COPY app/pom.xml app/
+COPY bench/pom.xml bench/
+RUN mvn -B -ntp -q -DskipTests package dependency:go-offline
 COPY conf conf
-COPY src src
-COPY worker-verticle worker-verticle
-RUN mvn -B -ntp -DskipTests package
+COPY worker-verticle/src worker-verticle/src
+COPY app/src app/src
+RUN mvn -B -ntp -DskipTests -pl app -am package
 
 FROM eclipse-temurin:17-jre AS worker
 RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*

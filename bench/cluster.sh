@@ -17,11 +17,8 @@ export XDG_CONFIG_HOME="$work/xdg"   # JGit would otherwise create ~/.config/jgi
 
 # The shaded jar the nodes run (each run copies it), and the test classes that drive them, taken
 # from a snapshot: other builds in this tree may rewrite target/ while the benchmark runs.
-mvn -B -ntp -q -DskipTests package
+source bench/classpath.sh package
 cp target/shotstash.jar "$work/shotstash.jar"
-cp -r target/classes "$work/classes" && cp -r target/test-classes "$work/test-classes"
-mvn -B -ntp -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath.txt"
-classpath="$work/test-classes:$work/classes:$(cat "$work/classpath.txt")"
 
 command="bench/cluster.sh${*:+ $*}"
 java -Xmx1g -Djava.io.tmpdir="$work/tmp" -Dshotstash.jar="$work/shotstash.jar" \

@@ -17,19 +17,15 @@ export XDG_CONFIG_HOME="$work/xdg"   # JGit would otherwise create ~/.config/jgi
 # Compile, then run from a snapshot of the class folders: other builds in this tree may rewrite
 # target/ while the benchmark runs.
 for attempt in 1 2 3; do
-  mvn -B -ntp -q -DskipTests test-compile
-  rm -rf "$work/classes" "$work/test-classes"
-  cp -r target/classes "$work/classes" && cp -r target/test-classes "$work/test-classes" || true
-  if [[ -f "$work/test-classes/io/shotstash/bench/GitWriterBench\$Seeds.class" \
-     && -f "$work/test-classes/io/shotstash/testing/TestDatabase.class" \
-     && -f "$work/classes/io/shotstash/publicdata/write/GitWriterVerticle.class" ]]; then
+  source bench/classpath.sh test-compile
+  if [[ -f "$work/cp/bench_target_test-classes/io/shotstash/bench/GitWriterBench\$Seeds.class" \
+     && -f "$work/cp/app_target_test-classes/io/shotstash/testing/TestDatabase.class" \
+     && -f "$work/cp/app_target_classes/io/shotstash/publicdata/write/GitWriterVerticle.class" ]]; then
     break
   fi
   [[ $attempt == 3 ]] && { echo "target/ keeps changing under us; try again" >&2; exit 1; }
   sleep 5
 done
-mvn -B -ntp -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/classpath.txt"
-classpath="$work/test-classes:$work/classes:$(cat "$work/classpath.txt")"
 
 java_version="$(java -version 2>&1 | head -n 3 | paste -sd ';' - | sed 's/;/; /g')"
 command="bench/git-writer.sh${*:+ $*}"

@@ -5,16 +5,20 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The contract's JSON shapes, to and from the worker's records (shared by both clients). */
-final class WireFormat {
+/**
+ * The contract's JSON shapes, to and from the worker's records: shared by both clients, the worker's HTTP
+ * client here and the app's event-bus client ({@code EventBusWorkerClient}, in the app module), which is why
+ * it is public.
+ */
+public final class WireFormat {
   private WireFormat() {}
 
-  static JsonObject manifest(WorkerManifest m) {
+  public static JsonObject manifest(WorkerManifest m) {
     return new JsonObject().put("name", m.name()).put("version", m.version()).put("kinds", new JsonArray(m.kinds()))
         .put("contract", m.contract());
   }
 
-  static Registration registration(JsonObject reply) {
+  public static Registration registration(JsonObject reply) {
     String workerId = reply.getString("workerId");
     if (workerId == null) {
       throw new IllegalArgumentException("the registration answer has no workerId");
@@ -22,14 +26,14 @@ final class WireFormat {
     return new Registration(workerId, reply.getInteger("heartbeatSeconds", 30), reply.getInteger("leaseSeconds", 90));
   }
 
-  static List<String> lostJobIds(JsonObject reply) {
+  public static List<String> lostJobIds(JsonObject reply) {
     List<String> lost = new ArrayList<>();
     reply.getJsonArray("lostJobIds", new JsonArray()).forEach(id -> lost.add(String.valueOf(id)));
     return lost;
   }
 
   /** {@code {job: {...}}} → the job; null when there is none. */
-  static Job job(JsonObject reply) {
+  public static Job job(JsonObject reply) {
     JsonObject j = reply.getJsonObject("job");
     if (j == null) {
       return null;
@@ -46,7 +50,7 @@ final class WireFormat {
             in.getString("mimeType"), size.longValue()));
   }
 
-  static String versionId(JsonObject reply) {
+  public static String versionId(JsonObject reply) {
     return reply.getString("versionId");
   }
 }
