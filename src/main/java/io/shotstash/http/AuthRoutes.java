@@ -26,20 +26,10 @@ import java.util.Set;
  * First-run setup and password sessions: {@code POST /api/setup}, {@code POST /api/auth/login},
  * {@code POST /api/auth/logout}, {@code GET /api/auth/me}.
  */
-final class AuthRoutes {
+record AuthRoutes(Vertx vertx, HttpServices services, Callers callers) {
   private static final Duration MINUTE = Duration.ofMinutes(1);
   private static final int PER_IP_PER_MINUTE = 30;
   private static final int FAILED_PER_ACCOUNT_PER_MINUTE = 10;
-
-  private final Vertx vertx;
-  private final HttpServices services;
-  private final Callers callers;
-
-  AuthRoutes(Vertx vertx, HttpServices services, Callers callers) {
-    this.vertx = vertx;
-    this.services = services;
-    this.callers = callers;
-  }
 
   void mount(Router router, BodyHandler json) {
     router.post("/api/setup").handler(json).handler(ctx -> Routes.run(ctx, setup(ctx)));

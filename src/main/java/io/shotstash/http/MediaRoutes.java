@@ -25,21 +25,11 @@ import java.util.Set;
  * and the downloads {@code GET|HEAD /media/o/:fileId} (originals) and {@code /media/p/:versionId}
  * (processed versions), with Range, for any signed-in person.
  */
-final class MediaRoutes {
+record MediaRoutes(Vertx vertx, HttpServices services, Storage storage) {
   /** Bodies a browser form or {@code curl -F}/{@code -d} sends: never the file itself. */
   private static final Set<String> FORM_TYPES = Set.of("multipart/form-data", "application/x-www-form-urlencoded");
   private static final String RAW_BYTES = "Send the file's raw bytes as the body (curl --data-binary @clip.mp4), "
       + "not a form: its media type in Content-Type, its name in X-File-Name";
-
-  private final Vertx vertx;
-  private final HttpServices services;
-  private final Storage storage;
-
-  MediaRoutes(Vertx vertx, HttpServices services, Storage storage) {
-    this.vertx = vertx;
-    this.services = services;
-    this.storage = storage;
-  }
 
   void mountApi(Router router) {
     router.post("/api/v1/files").handler(ctx -> Routes.run(ctx, upload(ctx)));

@@ -33,13 +33,7 @@ import java.util.Set;
  * deactivating and reactivating, the avatar, the staff purge and tags on a person. Every write is
  * a command to the git writer, whose rule is in {@link PeopleWrites}.
  */
-final class MemberRoutes {
-  private final CommunityRequests req;
-
-  MemberRoutes(CommunityRequests req) {
-    this.req = req;
-  }
-
+record MemberRoutes(CommunityRequests req) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/people").handler(ctx -> Routes.run(ctx, listPeople(ctx)));
     router.get("/api/people/:slug").handler(ctx -> Routes.run(ctx, person(ctx)));

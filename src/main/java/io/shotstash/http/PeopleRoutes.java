@@ -17,15 +17,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.util.Set;
 
 /** Administrators manage accounts: {@code POST /api/people}, {@code POST /api/people/:slug/account-level}. */
-final class PeopleRoutes {
-  private final Vertx vertx;
-  private final HttpServices services;
-
-  PeopleRoutes(Vertx vertx, HttpServices services) {
-    this.vertx = vertx;
-    this.services = services;
-  }
-
+record PeopleRoutes(Vertx vertx, HttpServices services) {
   void mount(Router router, BodyHandler json) {
     router.post("/api/people").handler(json).handler(ctx -> Routes.run(ctx, create(ctx)));
     router.post("/api/people/:slug/account-level").handler(json).handler(ctx -> Routes.run(ctx, accountLevel(ctx)));

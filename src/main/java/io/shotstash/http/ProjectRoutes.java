@@ -28,13 +28,7 @@ import java.util.Set;
  * wanted): reads from this node's public state; each body checked against {@link ProjectRules};
  * every write a command to the git writer, whose rule is in {@link ProjectWrites}.
  */
-final class ProjectRoutes {
-  private final CommunityRequests req;
-
-  ProjectRoutes(CommunityRequests req) {
-    this.req = req;
-  }
-
+record ProjectRoutes(CommunityRequests req) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/projects").handler(ctx -> Routes.run(ctx, listProjects(ctx)));
     router.post("/api/projects").handler(json).handler(ctx -> Routes.run(ctx, createProject(ctx)));

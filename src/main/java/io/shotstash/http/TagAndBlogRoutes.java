@@ -22,13 +22,7 @@ import java.util.List;
 import java.util.Set;
 
 /** Tags and blog posts on the community API (docs/community-api.md → Tags, Blog posts). */
-final class TagAndBlogRoutes {
-  private final CommunityRequests req;
-
-  TagAndBlogRoutes(CommunityRequests req) {
-    this.req = req;
-  }
-
+record TagAndBlogRoutes(CommunityRequests req) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/tags").handler(ctx -> Routes.run(ctx, listTags(ctx)));
     router.post("/api/tags").handler(json).handler(ctx -> Routes.run(ctx, createTag(ctx)));
