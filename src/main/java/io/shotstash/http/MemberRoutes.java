@@ -96,8 +96,7 @@ record MemberRoutes(CommunityRequests req) {
 
   private Future<Void> editPerson(RoutingContext ctx) {
     String slug = personSlug(ctx);
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("fullName", "bio", "slug"));
+    return req.fromBody(ctx, Set.of("fullName", "bio", "slug"), PeopleWrites.UPDATE, body -> {
       JsonObject params = new JsonObject().put("slug", slug);
       String fullName = body.string("fullName");
       if (fullName != null) {
@@ -114,9 +113,8 @@ record MemberRoutes(CommunityRequests req) {
         body.problem("slug", PersonRules.slugProblem(newSlug));
         params.put("newSlug", newSlug);
       }
-      body.validate();
-      return req.write(ctx, m, PeopleWrites.UPDATE, params);
-    }).compose(reply -> Envelope.ok(ctx, 200, reply.getValue("person")));
+      return params;
+    }, 200, "person");
   }
 
   /** Avatars: PNG, JPEG, WebP or GIF, at most 2 MiB, streamed to storage, then set through the writer. */
@@ -154,13 +152,10 @@ record MemberRoutes(CommunityRequests req) {
       throw ApiError.notFound().toException(); // a staff-only surface: nobody else learns it exists
     }
     String slug = personSlug(ctx);
-    return req.writer(ctx).compose(w -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("reason", "spam"));
+    return req.fromBody(ctx, Set.of("reason", "spam"), PeopleWrites.PURGE, body -> {
       String reason = text(body, "reason", PeopleWrites.PURGE_REASON, true);
       Boolean spam = body.bool("spam");
-      body.validate();
-      return req.write(ctx, w, PeopleWrites.PURGE, new JsonObject().put("slug", slug).put("reason", reason)
-          .put("spam", spam == null || spam));
-    }).compose(reply -> Envelope.ok(ctx, 200, reply));
+      return new JsonObject().put("slug", slug).put("reason", reason).put("spam", spam == null || spam);
+    }, 200, null);
   }
 }
