@@ -138,28 +138,27 @@ record MediaRoutes(Vertx vertx, HttpServices services, Storage storage) {
   }
 
   private Future<Void> original(RoutingContext ctx) {
-    Callers.member(ctx);
-    ctx.request().resume();
-    String id = ctx.pathParam("fileId");
-    if (!Ids.isUuid(id)) {
-      throw ApiError.notFound().toException();
-    }
-    return library(LibraryVerticle.Actions.FILE, new JsonObject().put("id", id)).compose(file -> Downloads.send(ctx,
+    return stored(ctx, "fileId", LibraryVerticle.Actions.FILE).compose(file -> Downloads.send(ctx,
         storage.path(file.getString("storageKey")), file.getLong("size"), file.getString("mimeType"),
         file.getString("name"), ctx.request().getHeader("Range")));
   }
 
   private Future<Void> version(RoutingContext ctx) {
-    Callers.member(ctx);
-    ctx.request().resume();
-    String id = ctx.pathParam("versionId");
-    if (!Ids.isUuid(id)) {
-      throw ApiError.notFound().toException();
-    }
-    return library(LibraryVerticle.Actions.VERSION, new JsonObject().put("id", id)).compose(
+    return stored(ctx, "versionId", LibraryVerticle.Actions.VERSION).compose(
         v -> Downloads.send(ctx, storage.path(v.getString("storageKey")), v.getLong("size"), v.getString("mimeType"),
             baseName(v.getString("fileName")) + "." + v.getString("kind").replace('/', '-') + "." + v.getString("ext"),
             ctx.request().getHeader("Range")));
+  }
+
+  /** For a signed-in member: the library's {@code action} on the id in path parameter {@code param} (404 if not a UUID). */
+  private Future<JsonObject> stored(RoutingContext ctx, String param, String action) {
+    Callers.member(ctx);
+    ctx.request().resume();
+    String id = ctx.pathParam(param);
+    if (!Ids.isUuid(id)) {
+      throw ApiError.notFound().toException();
+    }
+    return library(action, new JsonObject().put("id", id));
   }
 
   private static String baseName(String name) {

@@ -98,21 +98,13 @@ record MemberRoutes(CommunityRequests req) {
     String slug = personSlug(ctx);
     return req.fromBody(ctx, Set.of("fullName", "bio", "slug"), PeopleWrites.UPDATE, body -> {
       JsonObject params = new JsonObject().put("slug", slug);
-      String fullName = body.string("fullName");
-      if (fullName != null) {
-        body.problem("fullName", PersonRules.fullNameProblem(fullName));
-        params.put("fullName", fullName);
-      }
+      body.putChecked(params, "fullName", "fullName", PersonRules::fullNameProblem);
       if (body.has("bio")) {
         String bio = body.string("bio");
         body.problem("bio", PeopleWrites.bioProblem(bio));
         params.put("bio", bio);
       }
-      String newSlug = body.string("slug");
-      if (newSlug != null) {
-        body.problem("slug", PersonRules.slugProblem(newSlug));
-        params.put("newSlug", newSlug);
-      }
+      body.putChecked(params, "newSlug", "slug", PersonRules::slugProblem);
       return params;
     }, 200, "person");
   }

@@ -90,22 +90,14 @@ record ProjectRoutes(CommunityRequests req) {
         params.put(f, v.isEmpty() ? null : v);
       }
     }
-    String stage = body.string("stage");
-    if (stage != null) {
-      body.problem("stage", ProjectRules.stageProblem(stage));
-      params.put("stage", stage);
-    }
+    body.putChecked(params, "stage", "stage", ProjectRules::stageProblem);
     return params;
   }
 
   private Future<Void> createProject(RoutingContext ctx) {
     return req.fromBody(ctx, Set.of("title", "slug", "summary", "overview", "stage"), ProjectWrites.CREATE, body -> {
       JsonObject params = projectFields(body, true);
-      String slug = body.string("slug");
-      if (slug != null) {
-        body.problem("slug", ProjectRules.projectSlugProblem(slug));
-        params.put("slug", slug);
-      }
+      body.putChecked(params, "slug", "slug", ProjectRules::projectSlugProblem);
       return params;
     }, 201, "project");
   }
