@@ -3,7 +3,6 @@ package io.shotstash.http.moderation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.auth.Ids;
-import io.shotstash.db.Database;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
@@ -18,10 +17,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -339,14 +334,7 @@ final class ModerationHarness extends DataApi {
   }
 
   long count(String query) {
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(query)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return app.db().number(query);
   }
 
   /** A private profile for a member written straight into git (who has none). */
