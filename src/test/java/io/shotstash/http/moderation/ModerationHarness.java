@@ -96,6 +96,18 @@ final class ModerationHarness extends DataApi {
         .put("email", email).put("password", PASSWORD).put("accountLevel", "user")), 201);
   }
 
+  /**
+   * A new user account under {@code slug} whose predecessor there was voted spam by {@code staffToken}
+   * and purged by {@code adminToken}: that vote and purge stay on record as the earlier account's.
+   */
+  void reusedSlug(String adminToken, String staffToken, String slug) {
+    createPerson(adminToken, slug, "user");
+    data(vote(staffToken, slug, "spam"));
+    data(post("/api/people/" + slug + "/purge", adminToken,
+        new JsonObject().put("reason", "Spam account").put("spam", true)));
+    createPerson(adminToken, slug, "user");
+  }
+
   /** Creates an account and signs it in (one sign-in of the 30 a minute); returns the token. */
   String member(String adminToken, String slug, String level) {
     createPerson(adminToken, slug, level);
