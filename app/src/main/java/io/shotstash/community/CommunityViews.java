@@ -82,8 +82,7 @@ public final class CommunityViews {
   }
 
   static JsonObject update(PublicState state, Project p, ProjectUpdate u, boolean staff) {
-    return new JsonObject().put("id", u.id())
-        .put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
+    return ofProject(u.id(), p)
         .put("number", u.number()).put("body", u.body()).put("author", personRef(state, u.authorId(), staff))
         .put("postedAt", iso(u.createdAt()));
   }
@@ -93,8 +92,7 @@ public final class CommunityViews {
   }
 
   static JsonObject buzz(PublicState state, Project p, ProjectBuzz b, boolean staff) {
-    return new JsonObject().put("id", b.id())
-        .put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
+    return ofProject(b.id(), p)
         .put("slug", b.slug()).put("headline", b.headline()).put("url", b.url()).put("summary", b.summary())
         .put("postedBy", personRef(state, b.postedById(), staff)).put("postedAt", iso(b.publishedAt()));
   }
@@ -104,11 +102,16 @@ public final class CommunityViews {
   }
 
   public static JsonObject role(PublicState state, Project p, HelpWantedRole r, boolean staff) {
-    return new JsonObject().put("id", r.id())
-        .put("project", new JsonObject().put("slug", p.slug()).put("title", p.title()))
+    return ofProject(r.id(), p)
         .put("title", r.title()).put("description", r.description()).put("status", r.status())
         .put("postedBy", personRef(state, r.postedById(), staff)).put("createdAt", iso(r.createdAt()))
         .put("interested", state.findKeys(Sheet.HELP_WANTED_INTEREST, "roleId", r.id()).size());
+  }
+
+  /** The start of what belongs to project {@code p}: its {@code id} and the project as {slug, title}. */
+  private static JsonObject ofProject(String id, Project p) {
+    return new JsonObject().put("id", id).put("project",
+        new JsonObject().put("slug", p.slug()).put("title", p.title()));
   }
 
   public static JsonObject interest(PublicState state, HelpWantedInterest i) {

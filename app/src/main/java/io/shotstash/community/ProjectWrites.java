@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The write rules of projects and what members post in them: create, edit, soft delete, join,
@@ -103,8 +104,25 @@ public final class ProjectWrites {
         .orElseGet(() -> Rules.refusePlan(ApiError.notFound())));
   }
 
+  /** {@link #inProject} for the project's maintainers and staff; anyone else is refused 403 {@code refusal}. */
+  private static Future<WritePlan> asMaintainerOrStaff(WriteContext ctx, WriteCommand cmd, String refusal,
+      ProjectRule rule) {
+    return inProject(ctx, cmd, (me, project) -> {
+      PublicState state = ctx.state();
+      if (!isMaintainer(state, project, me) && !Rules.isStaff(state, cmd.actor())) {
+        return Rules.refusePlan(ApiError.forbidden(refusal));
+      }
+      return rule.plan(me, project);
+    });
+  }
+
   private static JsonObject reply(String key, Object json) {
     return new JsonObject().put(key, json);
+  }
+
+  /** The reply to a project's create or edit: the project as it is after the write, as staff see it. */
+  private static Function<PublicState, JsonObject> projectReply(String slug) {
+    return s -> reply("project", CommunityViews.project(s, s.get(Sheet.PROJECTS, slug, Project.class), true));
   }
 
   // ---- projects ----
@@ -127,18 +145,12 @@ public final class ProjectWrites {
           new ProjectMembership(project.id(), me.id(), project.slug(), me.slug(), "Maintainer", true, now);
       return Future.succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECTS, project.slug(), project),
           RecordChange.put(Sheet.PROJECT_MEMBERSHIPS, RecordKeys.membership(m), m)), null,
-          message(cmd, CREATE, "project", project.id(), project.slug(), null),
-          s -> reply("project",
-              CommunityViews.project(s, s.get(Sheet.PROJECTS, project.slug(), Project.class), true))));
+          message(cmd, CREATE, "project", project.id(), project.slug(), null), projectReply(project.slug())));
     });
   }
 
   static Future<WritePlan> update(WriteContext ctx, WriteCommand cmd) {
-    return inProject(ctx, cmd, (me, project) -> {
-      PublicState state = ctx.state();
-      if (!isMaintainer(state, project, me) && !Rules.isStaff(state, cmd.actor())) {
-        return Rules.refusePlan(ApiError.forbidden("Only the project's maintainers and staff edit it"));
-      }
+    return asMaintainerOrStaff(ctx, cmd, "Only the project's maintainers and staff edit it", (me, project) -> {
       JsonObject p = cmd.params();
       Project updated = new Project(project.id(), project.slug(), p.getString("title", project.title()),
           p.containsKey("summary") ? p.getString("summary") : project.summary(),
@@ -147,18 +159,12 @@ public final class ProjectWrites {
           project.createdById(), project.maintainerId(), null, project.createdAt(), ctx.now());
       return Future
           .succeededFuture(new WritePlan(List.of(RecordChange.put(Sheet.PROJECTS, project.slug(), updated)), null,
-              message(cmd, UPDATE, "project", project.id(), project.slug(), null),
-              s -> reply("project",
-                  CommunityViews.project(s, s.get(Sheet.PROJECTS, project.slug(), Project.class), true))));
+              message(cmd, UPDATE, "project", project.id(), project.slug(), null), projectReply(project.slug())));
     });
   }
 
   static Future<WritePlan> delete(WriteContext ctx, WriteCommand cmd) {
-    return inProject(ctx, cmd, (me, project) -> {
-      PublicState state = ctx.state();
-      if (!isMaintainer(state, project, me) && !Rules.isStaff(state, cmd.actor())) {
-        return Rules.refusePlan(ApiError.forbidden("Only the project's maintainers and staff delete it"));
-      }
+    return asMaintainerOrStaff(ctx, cmd, "Only the project's maintainers and staff delete it", (me, project) -> {
       Project deleted = new Project(project.id(), project.slug(), project.title(), project.summary(),
           project.overview(),
           project.stage(), project.createdById(), project.maintainerId(), ctx.now(), project.createdAt(), ctx.now());

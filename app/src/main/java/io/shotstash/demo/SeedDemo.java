@@ -43,16 +43,8 @@ import java.util.UUID;
  * while the app is stopped (a running writer would see its branch move and catch up on its next
  * write). Without an administrator it also creates {@code demo-admin} and prints its password once.
  */
-public final class SeedDemo {
+public record SeedDemo(Config config, PrintStream out) {
   private static final int BATCH = 1000;
-
-  private final Config config;
-  private final PrintStream out;
-
-  public SeedDemo(Config config, PrintStream out) {
-    this.config = config;
-    this.out = out;
-  }
 
   static final String USAGE = """
       Usage: java -jar shotstash.jar seed-demo [--members N] [--seed S]

@@ -26,17 +26,7 @@ import java.util.Map;
  * {@link ModerationRoutes} and {@link AgentRoutes}; here are who may, the write gate and the
  * catch-all 404.
  */
-final class AdminRoutes {
-  private final Vertx vertx;
-  private final HttpServices services;
-  private final Grants grants;
-
-  AdminRoutes(Vertx vertx, HttpServices services, Grants grants) {
-    this.vertx = vertx;
-    this.services = services;
-    this.grants = grants;
-  }
-
+record AdminRoutes(Vertx vertx, HttpServices services, Grants grants) {
   void mount(Router router, BodyHandler json) {
     new ModerationRoutes(this, services).mount(router, json);
     new AgentRoutes(this, services, grants).mount(router, json);

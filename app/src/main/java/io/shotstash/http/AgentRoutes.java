@@ -32,17 +32,7 @@ import java.util.Set;
  * and grants): the list with each agent's track record, creating an agent, giving and revoking a
  * grant, and withdrawing an agent's votes.
  */
-final class AgentRoutes {
-  private final AdminRoutes admin;
-  private final HttpServices services;
-  private final Grants grants;
-
-  AgentRoutes(AdminRoutes admin, HttpServices services, Grants grants) {
-    this.admin = admin;
-    this.services = services;
-    this.grants = grants;
-  }
-
+record AgentRoutes(AdminRoutes admin, HttpServices services, Grants grants) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/admin/agents").handler(ctx -> Routes.run(ctx, agents(ctx)));
     router.post("/api/admin/agents").handler(ctx -> gate(ctx, level(ctx, AccountLevel.ADMINISTRATOR)));

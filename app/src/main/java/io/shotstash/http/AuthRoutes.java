@@ -1,13 +1,11 @@
 package io.shotstash.http;
 
 import io.shotstash.auth.Actor;
-import io.shotstash.auth.Passwords;
 import io.shotstash.auth.Tokens;
 import io.shotstash.bus.ApiError;
 import io.shotstash.people.AccountWrites;
 import io.shotstash.people.PersonRules;
 import io.shotstash.people.PersonView;
-import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.ratelimit.SlidingWindow;
@@ -26,20 +24,10 @@ import java.util.Set;
  * First-run setup and password sessions: {@code POST /api/setup}, {@code POST /api/auth/login},
  * {@code POST /api/auth/logout}, {@code GET /api/auth/me}.
  */
-final class AuthRoutes {
+record AuthRoutes(Vertx vertx, HttpServices services, Callers callers) {
   private static final Duration MINUTE = Duration.ofMinutes(1);
   private static final int PER_IP_PER_MINUTE = 30;
   private static final int FAILED_PER_ACCOUNT_PER_MINUTE = 10;
-
-  private final Vertx vertx;
-  private final HttpServices services;
-  private final Callers callers;
-
-  AuthRoutes(Vertx vertx, HttpServices services, Callers callers) {
-    this.vertx = vertx;
-    this.services = services;
-    this.callers = callers;
-  }
 
   void mount(Router router, BodyHandler json) {
     router.post("/api/setup").handler(json).handler(ctx -> Routes.run(ctx, setup(ctx)));
@@ -58,16 +46,9 @@ final class AuthRoutes {
       if (!Tokens.sameSecret(ctx.request().getHeader("X-Setup-Token"), services.setupToken())) {
         throw ApiError.of(401, "unauthenticated", "The X-Setup-Token header is missing or wrong").toException();
       }
-      JsonBody body = JsonBody.of(ctx, Set.of("slug", "fullName", "email", "password"));
-      String slug = body.string("slug");
-      String fullName = body.string("fullName");
-      String email = body.string("email");
-      String password = body.string("password");
-      body.problems(PersonRules.newAccountProblems(slug, fullName, email, password, true, null));
-      body.validate();
-      return vertx.executeBlocking(() -> Passwords.hash(password))
-          .compose(hash -> services.writes().write(new WriteCommand(AccountWrites.SETUP, Actor.SYSTEM, "POST",
-              "/api/setup", AccountWrites.newAccountParams(slug, fullName, email, hash, AccountLevel.ADMINISTRATOR))))
+      return NewAccount.read(ctx, true).params(vertx)
+          .compose(params -> services.writes()
+              .write(new WriteCommand(AccountWrites.SETUP, Actor.SYSTEM, "POST", "/api/setup", params)))
           .compose(reply -> Envelope.ok(ctx, 201, reply.getJsonObject("person")));
     });
   }

@@ -15,6 +15,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What every community route shares: who the caller is, path slugs validated before any lookup,
@@ -71,6 +72,21 @@ final class CommunityRequests {
       return write(ctx, m, action, params);
     })
         .compose(reply -> Envelope.ok(ctx, 200, key == null ? reply : reply.getValue(key)));
+  }
+
+  /**
+   * A write from a JSON body of the fields {@code keys}: {@code params} reads them into the command's
+   * params, noting each problem in the body (any makes one 422); the reply field {@code key} is the
+   * answer, with {@code status} (null: the whole reply).
+   */
+  Future<Void> fromBody(RoutingContext ctx, Set<String> keys, String action, Function<JsonBody, JsonObject> params,
+      int status, String key) {
+    return writer(ctx).compose(m -> {
+      JsonBody body = JsonBody.of(ctx, keys);
+      JsonObject p = params.apply(body);
+      body.validate();
+      return write(ctx, m, action, p);
+    }).compose(reply -> Envelope.ok(ctx, status, key == null ? reply : reply.getValue(key)));
   }
 
   /** A text field, stripped, with its length problem (or "is required") noted in the body. */

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads a request's JSON object body strictly: it must be an object, carry only the keys the
@@ -56,15 +57,19 @@ public final class JsonBody {
 
   /** A string field; null when absent; a non-string is a problem. */
   public String string(String key) {
-    Object v = json.getValue(key);
-    if (v == null) {
-      return null;
+    return typed(key, String.class, "must be a string");
+  }
+
+  /**
+   * An optional string field that {@code rule} checks (it answers a problem, or null): when present
+   * it goes into {@code params} as {@code param}.
+   */
+  public void putChecked(JsonObject params, String param, String key, Function<String, String> rule) {
+    String v = string(key);
+    if (v != null) {
+      problem(key, rule.apply(v));
+      params.put(param, v);
     }
-    if (!(v instanceof String s)) {
-      problems.put(key, "must be a string");
-      return null;
-    }
-    return s;
   }
 
   /** Whether the body names the key at all (a null value counts: it clears the field). */
@@ -73,15 +78,20 @@ public final class JsonBody {
   }
 
   public Boolean bool(String key) {
+    return typed(key, Boolean.class, "must be true or false");
+  }
+
+  /** The field as a {@code type}; null when absent; another type is the problem {@code reason}. */
+  private <T> T typed(String key, Class<T> type, String reason) {
     Object v = json.getValue(key);
     if (v == null) {
       return null;
     }
-    if (!(v instanceof Boolean b)) {
-      problems.put(key, "must be true or false");
+    if (!type.isInstance(v)) {
+      problems.put(key, reason);
       return null;
     }
-    return b;
+    return type.cast(v);
   }
 
   public void problem(String key, String reason) {

@@ -25,21 +25,11 @@ import java.util.Set;
  * and the downloads {@code GET|HEAD /media/o/:fileId} (originals) and {@code /media/p/:versionId}
  * (processed versions), with Range, for any signed-in person.
  */
-final class MediaRoutes {
+record MediaRoutes(Vertx vertx, HttpServices services, Storage storage) {
   /** Bodies a browser form or {@code curl -F}/{@code -d} sends: never the file itself. */
   private static final Set<String> FORM_TYPES = Set.of("multipart/form-data", "application/x-www-form-urlencoded");
   private static final String RAW_BYTES = "Send the file's raw bytes as the body (curl --data-binary @clip.mp4), "
       + "not a form: its media type in Content-Type, its name in X-File-Name";
-
-  private final Vertx vertx;
-  private final HttpServices services;
-  private final Storage storage;
-
-  MediaRoutes(Vertx vertx, HttpServices services, Storage storage) {
-    this.vertx = vertx;
-    this.services = services;
-    this.storage = storage;
-  }
 
   void mountApi(Router router) {
     router.post("/api/v1/files").handler(ctx -> Routes.run(ctx, upload(ctx)));
@@ -148,28 +138,27 @@ final class MediaRoutes {
   }
 
   private Future<Void> original(RoutingContext ctx) {
-    Callers.member(ctx);
-    ctx.request().resume();
-    String id = ctx.pathParam("fileId");
-    if (!Ids.isUuid(id)) {
-      throw ApiError.notFound().toException();
-    }
-    return library(LibraryVerticle.Actions.FILE, new JsonObject().put("id", id)).compose(file -> Downloads.send(ctx,
+    return stored(ctx, "fileId", LibraryVerticle.Actions.FILE).compose(file -> Downloads.send(ctx,
         storage.path(file.getString("storageKey")), file.getLong("size"), file.getString("mimeType"),
         file.getString("name"), ctx.request().getHeader("Range")));
   }
 
   private Future<Void> version(RoutingContext ctx) {
-    Callers.member(ctx);
-    ctx.request().resume();
-    String id = ctx.pathParam("versionId");
-    if (!Ids.isUuid(id)) {
-      throw ApiError.notFound().toException();
-    }
-    return library(LibraryVerticle.Actions.VERSION, new JsonObject().put("id", id)).compose(
+    return stored(ctx, "versionId", LibraryVerticle.Actions.VERSION).compose(
         v -> Downloads.send(ctx, storage.path(v.getString("storageKey")), v.getLong("size"), v.getString("mimeType"),
             baseName(v.getString("fileName")) + "." + v.getString("kind").replace('/', '-') + "." + v.getString("ext"),
             ctx.request().getHeader("Range")));
+  }
+
+  /** For a signed-in member: the library's {@code action} on the id in path parameter {@code param} (404 if not a UUID). */
+  private Future<JsonObject> stored(RoutingContext ctx, String param, String action) {
+    Callers.member(ctx);
+    ctx.request().resume();
+    String id = ctx.pathParam(param);
+    if (!Ids.isUuid(id)) {
+      throw ApiError.notFound().toException();
+    }
+    return library(action, new JsonObject().put("id", id));
   }
 
   private static String baseName(String name) {

@@ -33,13 +33,7 @@ import java.util.Set;
  * deactivating and reactivating, the avatar, the staff purge and tags on a person. Every write is
  * a command to the git writer, whose rule is in {@link PeopleWrites}.
  */
-final class MemberRoutes {
-  private final CommunityRequests req;
-
-  MemberRoutes(CommunityRequests req) {
-    this.req = req;
-  }
-
+record MemberRoutes(CommunityRequests req) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/people").handler(ctx -> Routes.run(ctx, listPeople(ctx)));
     router.get("/api/people/:slug").handler(ctx -> Routes.run(ctx, person(ctx)));
@@ -102,27 +96,17 @@ final class MemberRoutes {
 
   private Future<Void> editPerson(RoutingContext ctx) {
     String slug = personSlug(ctx);
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("fullName", "bio", "slug"));
+    return req.fromBody(ctx, Set.of("fullName", "bio", "slug"), PeopleWrites.UPDATE, body -> {
       JsonObject params = new JsonObject().put("slug", slug);
-      String fullName = body.string("fullName");
-      if (fullName != null) {
-        body.problem("fullName", PersonRules.fullNameProblem(fullName));
-        params.put("fullName", fullName);
-      }
+      body.putChecked(params, "fullName", "fullName", PersonRules::fullNameProblem);
       if (body.has("bio")) {
         String bio = body.string("bio");
         body.problem("bio", PeopleWrites.bioProblem(bio));
         params.put("bio", bio);
       }
-      String newSlug = body.string("slug");
-      if (newSlug != null) {
-        body.problem("slug", PersonRules.slugProblem(newSlug));
-        params.put("newSlug", newSlug);
-      }
-      body.validate();
-      return req.write(ctx, m, PeopleWrites.UPDATE, params);
-    }).compose(reply -> Envelope.ok(ctx, 200, reply.getValue("person")));
+      body.putChecked(params, "newSlug", "slug", PersonRules::slugProblem);
+      return params;
+    }, 200, "person");
   }
 
   /** Avatars: PNG, JPEG, WebP or GIF, at most 2 MiB, streamed to storage, then set through the writer. */
@@ -160,13 +144,10 @@ final class MemberRoutes {
       throw ApiError.notFound().toException(); // a staff-only surface: nobody else learns it exists
     }
     String slug = personSlug(ctx);
-    return req.writer(ctx).compose(w -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("reason", "spam"));
+    return req.fromBody(ctx, Set.of("reason", "spam"), PeopleWrites.PURGE, body -> {
       String reason = text(body, "reason", PeopleWrites.PURGE_REASON, true);
       Boolean spam = body.bool("spam");
-      body.validate();
-      return req.write(ctx, w, PeopleWrites.PURGE, new JsonObject().put("slug", slug).put("reason", reason)
-          .put("spam", spam == null || spam));
-    }).compose(reply -> Envelope.ok(ctx, 200, reply));
+      return new JsonObject().put("slug", slug).put("reason", reason).put("spam", spam == null || spam);
+    }, 200, null);
   }
 }

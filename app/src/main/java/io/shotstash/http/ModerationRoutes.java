@@ -37,15 +37,7 @@ import java.util.Set;
  * go to the {@code moderation} verticle; writes to the git writer, where their rules live
  * ({@code moderation/ModerationWrites}, {@code moderation/AgentPurge}).
  */
-final class ModerationRoutes {
-  private final AdminRoutes admin;
-  private final HttpServices services;
-
-  ModerationRoutes(AdminRoutes admin, HttpServices services) {
-    this.admin = admin;
-    this.services = services;
-  }
-
+record ModerationRoutes(AdminRoutes admin, HttpServices services) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/admin/members").handler(ctx -> Routes.run(ctx, roster(ctx)));
     router.get("/api/admin/members/:slug").handler(ctx -> Routes.run(ctx, detail(ctx)));

@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The staff screens, served by the app itself from {@code webroot/} in the jar (plain HTML, one CSS
- * file and JavaScript modules; no build step):
+ * The staff screens, served by the app itself from {@code webroot/} in the jar (plain HTML whose
+ * shared head is filled in as the pages are read, one CSS file and JavaScript modules; no build step):
  * <ul>
  *   <li>{@code GET /}: the start page ({@link HomePage}): how to finish setup, a way to sign in, or the
  *       screens the signed-in person can use;</li>
@@ -177,9 +177,13 @@ final class PagesRoutes {
       version = HexFormat.of().formatHex(sha.digest()).substring(0, 16);
     }
 
-    /** A page with its placeholders filled: {@code {{assets}}} and {@code {{github}}}. */
+    /**
+     * A page with its placeholders filled: {@code {{head}}} (the head every page shares, {@code
+     * head.html}), {@code {{assets}}} and {@code {{github}}}.
+     */
     byte[] page(String path, boolean github) {
       String html = new String(read(path), StandardCharsets.UTF_8)
+          .replace("{{head}}", new String(read("head.html"), StandardCharsets.UTF_8).stripTrailing())
           .replace("{{assets}}", "/assets/" + version)
           .replace("{{github}}", Boolean.toString(github));
       return html.getBytes(StandardCharsets.UTF_8);

@@ -1,6 +1,7 @@
 package io.shotstash.http;
 
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.QueryNumbers;
 import io.vertx.ext.web.RoutingContext;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,29 +21,13 @@ public record Paging(int page, int perPage) {
         problems.put(name, "is not a known parameter");
       }
     }
-    int page = number(ctx, "page", 1, 1, Integer.MAX_VALUE, problems);
-    int perPage = number(ctx, "perPage", DEFAULT_PER_PAGE, 1, MAX_PER_PAGE, problems);
+    int page = QueryNumbers.read(ctx.queryParams().get("page"), "page", 1, 1, Integer.MAX_VALUE, problems);
+    int perPage =
+        QueryNumbers.read(ctx.queryParams().get("perPage"), "perPage", DEFAULT_PER_PAGE, 1, MAX_PER_PAGE, problems);
     if (!problems.isEmpty()) {
       throw ApiError.validation(problems).toException();
     }
     return new Paging(page, perPage);
-  }
-
-  private static int number(RoutingContext ctx, String key, int dflt, int min, int max, Map<String, String> problems) {
-    String v = ctx.queryParams().get(key);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      int n = Integer.parseInt(v);
-      if (n >= min && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    problems.put(key, "must be a whole number from " + min + " to " + max);
-    return dflt;
   }
 
   public <T> List<T> slice(List<T> all) {

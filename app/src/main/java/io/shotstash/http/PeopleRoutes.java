@@ -1,7 +1,6 @@
 package io.shotstash.http;
 
 import io.shotstash.auth.Actor;
-import io.shotstash.auth.Passwords;
 import io.shotstash.bus.ApiError;
 import io.shotstash.people.AccountWrites;
 import io.shotstash.people.PersonRules;
@@ -17,15 +16,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.util.Set;
 
 /** Administrators manage accounts: {@code POST /api/people}, {@code POST /api/people/:slug/account-level}. */
-final class PeopleRoutes {
-  private final Vertx vertx;
-  private final HttpServices services;
-
-  PeopleRoutes(Vertx vertx, HttpServices services) {
-    this.vertx = vertx;
-    this.services = services;
-  }
-
+record PeopleRoutes(Vertx vertx, HttpServices services) {
   void mount(Router router, BodyHandler json) {
     router.post("/api/people").handler(json).handler(ctx -> Routes.run(ctx, create(ctx)));
     router.post("/api/people/:slug/account-level").handler(json).handler(ctx -> Routes.run(ctx, accountLevel(ctx)));
@@ -34,21 +25,9 @@ final class PeopleRoutes {
   private Future<Void> create(RoutingContext ctx) {
     Actor.Member admin = Callers.atLeast(ctx, AccountLevel.ADMINISTRATOR);
     return writeCap(admin).compose(v -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("slug", "fullName", "email", "password", "accountLevel"));
-      String slug = body.string("slug");
-      String fullName = body.string("fullName");
-      String email = body.string("email");
-      String password = body.string("password");
-      String level = body.string("accountLevel");
-      body.problems(PersonRules.newAccountProblems(slug, fullName, email, password, false, level));
-      body.validate();
-      AccountLevel accountLevel = level == null ? AccountLevel.USER : AccountLevel.parse(level).orElseThrow();
-      Future<String> hash =
-          password == null ? Future.succeededFuture(null) : vertx.executeBlocking(() -> Passwords.hash(password));
-      return hash
-          .compose(h -> services.writes()
-              .write(new WriteCommand(AccountWrites.CREATE, admin, "POST", ctx.request().path(),
-                  AccountWrites.newAccountParams(slug, fullName, email, h, accountLevel))))
+      return NewAccount.read(ctx, false).params(vertx)
+          .compose(params -> services.writes()
+              .write(new WriteCommand(AccountWrites.CREATE, admin, "POST", ctx.request().path(), params)))
           .compose(reply -> Envelope.ok(ctx, 201, reply.getJsonObject("person")));
     });
   }

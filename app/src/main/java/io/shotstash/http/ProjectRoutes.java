@@ -28,13 +28,7 @@ import java.util.Set;
  * wanted): reads from this node's public state; each body checked against {@link ProjectRules};
  * every write a command to the git writer, whose rule is in {@link ProjectWrites}.
  */
-final class ProjectRoutes {
-  private final CommunityRequests req;
-
-  ProjectRoutes(CommunityRequests req) {
-    this.req = req;
-  }
-
+record ProjectRoutes(CommunityRequests req) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/projects").handler(ctx -> Routes.run(ctx, listProjects(ctx)));
     router.post("/api/projects").handler(json).handler(ctx -> Routes.run(ctx, createProject(ctx)));
@@ -96,52 +90,34 @@ final class ProjectRoutes {
         params.put(f, v.isEmpty() ? null : v);
       }
     }
-    String stage = body.string("stage");
-    if (stage != null) {
-      body.problem("stage", ProjectRules.stageProblem(stage));
-      params.put("stage", stage);
-    }
+    body.putChecked(params, "stage", "stage", ProjectRules::stageProblem);
     return params;
   }
 
   private Future<Void> createProject(RoutingContext ctx) {
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("title", "slug", "summary", "overview", "stage"));
+    return req.fromBody(ctx, Set.of("title", "slug", "summary", "overview", "stage"), ProjectWrites.CREATE, body -> {
       JsonObject params = projectFields(body, true);
-      String slug = body.string("slug");
-      if (slug != null) {
-        body.problem("slug", ProjectRules.projectSlugProblem(slug));
-        params.put("slug", slug);
-      }
-      body.validate();
-      return req.write(ctx, m, ProjectWrites.CREATE, params);
-    }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("project")));
+      body.putChecked(params, "slug", "slug", ProjectRules::projectSlugProblem);
+      return params;
+    }, 201, "project");
   }
 
   private Future<Void> editProject(RoutingContext ctx) {
     String slug = projectSlug(ctx);
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("title", "summary", "overview", "stage"));
-      JsonObject params = projectFields(body, false).put("slug", slug);
-      body.validate();
-      return req.write(ctx, m, ProjectWrites.UPDATE, params);
-    }).compose(reply -> Envelope.ok(ctx, 200, reply.getValue("project")));
+    return req.fromBody(ctx, Set.of("title", "summary", "overview", "stage"), ProjectWrites.UPDATE,
+        body -> projectFields(body, false).put("slug", slug), 200, "project");
   }
 
   private Future<Void> postUpdate(RoutingContext ctx) {
     String slug = projectSlug(ctx);
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("body"));
-      String text = text(body, "body", ProjectRules.UPDATE_BODY, true);
-      body.validate();
-      return req.write(ctx, m, ProjectWrites.POST_UPDATE, new JsonObject().put("slug", slug).put("body", text));
-    }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("update")));
+    return req.fromBody(ctx, Set.of("body"), ProjectWrites.POST_UPDATE,
+        body -> new JsonObject().put("slug", slug).put("body", text(body, "body", ProjectRules.UPDATE_BODY, true)),
+        201, "update");
   }
 
   private Future<Void> postBuzz(RoutingContext ctx) {
     String slug = projectSlug(ctx);
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("headline", "url", "summary", "slug"));
+    return req.fromBody(ctx, Set.of("headline", "url", "summary", "slug"), ProjectWrites.POST_BUZZ, body -> {
       String headline = text(body, "headline", ProjectRules.BUZZ_HEADLINE, true);
       String url = text(body, "url", ProjectRules.BUZZ_URL, true);
       if (url != null) {
@@ -152,22 +128,17 @@ final class ProjectRoutes {
       if (buzzSlug != null) {
         body.problem("slug", ProjectRules.buzzSlugProblem(buzzSlug));
       }
-      body.validate();
-      return req.write(ctx, m, ProjectWrites.POST_BUZZ, new JsonObject().put("slug", slug).put("headline", headline)
-          .put("url", url).put("summary", summary).put("buzzSlug", buzzSlug));
-    }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("buzz")));
+      return new JsonObject().put("slug", slug).put("headline", headline).put("url", url).put("summary", summary)
+          .put("buzzSlug", buzzSlug);
+    }, 201, "buzz");
   }
 
   private Future<Void> postRole(RoutingContext ctx) {
     String slug = projectSlug(ctx);
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("title", "description"));
-      String title = text(body, "title", ProjectRules.ROLE_TITLE, true);
-      String description = text(body, "description", ProjectRules.ROLE_DESCRIPTION, true);
-      body.validate();
-      return req.write(ctx, m, ProjectWrites.POST_ROLE, new JsonObject().put("slug", slug).put("title", title)
-          .put("description", description));
-    }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("role")));
+    return req.fromBody(ctx, Set.of("title", "description"), ProjectWrites.POST_ROLE,
+        body -> new JsonObject().put("slug", slug).put("title", text(body, "title", ProjectRules.ROLE_TITLE, true))
+            .put("description", text(body, "description", ProjectRules.ROLE_DESCRIPTION, true)),
+        201, "role");
   }
 
   private Future<Void> listRoles(RoutingContext ctx) {
@@ -192,11 +163,7 @@ final class ProjectRoutes {
     if (!Ids.isUuid(roleId)) {
       throw ApiError.notFound().toException();
     }
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("message"));
-      String message = text(body, "message", ProjectRules.INTEREST_MESSAGE, false);
-      body.validate();
-      return req.write(ctx, m, ProjectWrites.INTEREST, new JsonObject().put("roleId", roleId).put("message", message));
-    }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("interest")));
+    return req.fromBody(ctx, Set.of("message"), ProjectWrites.INTEREST, body -> new JsonObject().put("roleId", roleId)
+        .put("message", text(body, "message", ProjectRules.INTEREST_MESSAGE, false)), 201, "interest");
   }
 }

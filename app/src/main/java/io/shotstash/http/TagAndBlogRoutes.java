@@ -22,13 +22,7 @@ import java.util.List;
 import java.util.Set;
 
 /** Tags and blog posts on the community API (docs/community-api.md → Tags, Blog posts). */
-final class TagAndBlogRoutes {
-  private final CommunityRequests req;
-
-  TagAndBlogRoutes(CommunityRequests req) {
-    this.req = req;
-  }
-
+record TagAndBlogRoutes(CommunityRequests req) {
   void mount(Router router, BodyHandler json) {
     router.get("/api/tags").handler(ctx -> Routes.run(ctx, listTags(ctx)));
     router.post("/api/tags").handler(json).handler(ctx -> Routes.run(ctx, createTag(ctx)));
@@ -51,8 +45,7 @@ final class TagAndBlogRoutes {
     // tags are public and so is this route, like the rest of the community API: anonymous callers
     // are told to sign in and members that they need staff, before the body is read or counted
     Callers.atLeast(ctx, AccountLevel.STAFF);
-    return req.writer(ctx).compose(m -> {
-      JsonBody body = JsonBody.of(ctx, Set.of("namespace", "slug", "title"));
+    return req.fromBody(ctx, Set.of("namespace", "slug", "title"), ProjectWrites.CREATE_TAG, body -> {
       String namespace = body.string("namespace");
       body.problem("namespace", ProjectRules.namespaceProblem(namespace));
       String title = text(body, "title", ProjectRules.TAG_TITLE, true);
@@ -60,11 +53,8 @@ final class TagAndBlogRoutes {
       if (slug != null) {
         body.problem("slug", ProjectRules.tagSlugProblem(slug));
       }
-      body.validate();
-      return req.write(ctx, m, ProjectWrites.CREATE_TAG,
-          new JsonObject().put("namespace", namespace).put("title", title)
-              .put("tagSlug", slug));
-    }).compose(reply -> Envelope.ok(ctx, 201, reply.getValue("tag")));
+      return new JsonObject().put("namespace", namespace).put("title", title).put("tagSlug", slug);
+    }, 201, "tag");
   }
 
   private Future<Void> listPosts(RoutingContext ctx) {

@@ -3,6 +3,7 @@ package io.shotstash.moderation;
 import io.shotstash.agents.Grants;
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.Addresses;
+import io.shotstash.bus.SweepVerticle;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.Sheet;
@@ -11,7 +12,6 @@ import io.shotstash.publicdata.write.PublicDataClient;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.purge.AccountVotes;
 import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -20,8 +20,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The scheduled spam purge: every {@code SHOTSTASH_PURGE_SWEEP_SECONDS}, each member whose
@@ -29,31 +27,25 @@ import org.slf4j.LoggerFactory;
  * this node's state; the git writer checks each again under its lock, so sweeps on several nodes
  * purge a member once. {@code moderation.purge-sweep} runs one now and answers the slugs purged.
  */
-public final class PurgeSweeperVerticle extends VerticleBase {
-  private static final Logger log = LoggerFactory.getLogger(PurgeSweeperVerticle.class);
-
+public final class PurgeSweeperVerticle extends SweepVerticle {
   private final Pool pool;
   private final PublicStateHolder holder;
   private final PublicDataClient writes;
-  private final int sweepSeconds;
 
   public PurgeSweeperVerticle(Pool pool, PublicStateHolder holder, PublicDataClient writes, int sweepSeconds) {
+    super(Addresses.MODERATION_PURGE_SWEEP, sweepSeconds);
     this.pool = pool;
     this.holder = holder;
     this.writes = writes;
-    this.sweepSeconds = sweepSeconds;
   }
 
+  /** Answers {@code {purged: [slugs]}}. */
   @Override
-  public Future<?> start() {
-    vertx.setPeriodic(sweepSeconds * 1000L,
-        id -> sweep().onFailure(err -> log.warn("scheduled purge sweep failed", err)));
-    return vertx.eventBus().<JsonObject>consumer(Addresses.MODERATION_PURGE_SWEEP, m -> sweep()
-        .onSuccess(slugs -> m.reply(new JsonObject().put("purged", new JsonArray(slugs))))
-        .onFailure(err -> m.fail(500, String.valueOf(err.getMessage())))).completion();
+  protected Future<JsonObject> sweep(JsonObject options) {
+    return purgeDue().map(slugs -> new JsonObject().put("purged", new JsonArray(slugs)));
   }
 
-  public Future<List<String>> sweep() {
+  private Future<List<String>> purgeDue() {
     return Grants.agentsWithActiveGrant(pool).compose(ids -> {
       PublicState state = holder.current();
       Set<String> active = new HashSet<>();

@@ -1,6 +1,7 @@
 package io.shotstash.moderation;
 
 import io.shotstash.bus.ApiError;
+import io.shotstash.bus.QueryNumbers;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -48,8 +49,8 @@ public record RosterQuery(String q, String vote, String origin, Instant joinedAf
     if (!SORTS.contains(key)) {
       problems.put("sort", "must be createdAt, fullName or lastLoginAt, with - for descending");
     }
-    int page = number(params.get("page"), 1, 1, Integer.MAX_VALUE, "page", problems);
-    int perPage = number(params.get("perPage"), 50, 1, 200, "perPage", problems);
+    int page = QueryNumbers.read(params.get("page"), "page", 1, 1, Integer.MAX_VALUE, problems);
+    int perPage = QueryNumbers.read(params.get("perPage"), "perPage", 50, 1, 200, problems);
     String q = params.get("q");
     if (q != null && q.length() > 200) {
       problems.put("q", "must be at most 200 characters");
@@ -75,22 +76,6 @@ public record RosterQuery(String q, String vote, String origin, Instant joinedAf
       problems.put(field, "must be a date (2026-09-17) or a date-time (2026-09-17T22:41:00Z)");
       return null;
     }
-  }
-
-  private static int number(String v, int dflt, int min, int max, String field, Map<String, String> problems) {
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      int n = Integer.parseInt(v);
-      if (n >= min && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    problems.put(field, "must be a whole number from " + min + " to " + max);
-    return dflt;
   }
 
   public JsonObject toJson() {

@@ -27,37 +27,27 @@ public final class AccountProtection {
 
   /** Why a change is refused: the HTTP status, the documented code and a message. */
   public enum Refusal {
-    PROTECTED_ACCOUNT(409, "protected_account", "You may vote spam only on accounts below your own level"),
-    PROTECTED_FROM_DEACTIVATION(409, "protected_account", "You may deactivate only accounts below your own level"),
-    LAST_ADMINISTRATOR(409, "last_administrator",
+    PROTECTED_ACCOUNT(
+        ApiError.conflict("protected_account", "You may vote spam only on accounts below your own level")),
+    PROTECTED_FROM_DEACTIVATION(
+        ApiError.conflict("protected_account", "You may deactivate only accounts below your own level")),
+    LAST_ADMINISTRATOR(ApiError.conflict("last_administrator",
         "This is the last active administrator: no vote, purge, deactivation or level change may take them out of"
-            + " service");
+            + " service"));
 
-    private final int status;
-    private final String code;
-    private final String message;
+    private final ApiError error;
 
-    Refusal(int status, String code, String message) {
-      this.status = status;
-      this.code = code;
-      this.message = message;
-    }
-
-    public int status() {
-      return status;
+    Refusal(ApiError error) {
+      this.error = error;
     }
 
     public String code() {
-      return code;
-    }
-
-    public String message() {
-      return message;
+      return error.code();
     }
 
     /** The refusal as the caller gets it. */
     public ApiError error() {
-      return ApiError.of(status, code, message);
+      return error;
     }
   }
 

@@ -36,7 +36,8 @@ public final class AccountWrites {
   private AccountWrites() {}
 
   public static List<WriteHandler> handlers() {
-    return List.of(new Setup(), new Create(), new ChangeLevel());
+    return List.of(WriteHandler.of(SETUP, AccountWrites::setup), WriteHandler.of(CREATE, AccountWrites::create),
+        WriteHandler.of(ACCOUNT_LEVEL, AccountWrites::changeLevel));
   }
 
   /** Params shared by setup and create: slug, fullName, email (normalised), passwordHash?, accountLevel. */
@@ -48,35 +49,19 @@ public final class AccountWrites {
   }
 
   /** POST /api/setup: the first administrator. Refused once an administrator exists. */
-  static final class Setup implements WriteHandler {
-    @Override
-    public String action() {
-      return SETUP;
+  private static Future<WritePlan> setup(WriteContext ctx, WriteCommand command) {
+    if (ctx.state().setupDone()) {
+      return Future.failedFuture(ApiError.conflict("conflict", "Setup is already done").toException());
     }
-
-    @Override
-    public Future<WritePlan> plan(WriteContext ctx, WriteCommand command) {
-      if (ctx.state().setupDone()) {
-        return Future.failedFuture(ApiError.conflict("conflict", "Setup is already done").toException());
-      }
-      return createAccount(ctx, command, SETUP);
-    }
+    return createAccount(ctx, command, SETUP);
   }
 
   /** POST /api/people: administrators create accounts. */
-  static final class Create implements WriteHandler {
-    @Override
-    public String action() {
-      return CREATE;
+  private static Future<WritePlan> create(WriteContext ctx, WriteCommand command) {
+    if (!isAdministrator(ctx.state(), command.actor())) {
+      return Future.failedFuture(ApiError.forbidden("Only administrators create accounts").toException());
     }
-
-    @Override
-    public Future<WritePlan> plan(WriteContext ctx, WriteCommand command) {
-      if (!isAdministrator(ctx.state(), command.actor())) {
-        return Future.failedFuture(ApiError.forbidden("Only administrators create accounts").toException());
-      }
-      return createAccount(ctx, command, CREATE);
-    }
+    return createAccount(ctx, command, CREATE);
   }
 
   private static Future<WritePlan> createAccount(WriteContext ctx, WriteCommand command, String action) {
@@ -113,49 +98,41 @@ public final class AccountWrites {
   }
 
   /** POST /api/people/:slug/account-level: never leaves the site without an administrator. */
-  static final class ChangeLevel implements WriteHandler {
-    @Override
-    public String action() {
-      return ACCOUNT_LEVEL;
+  private static Future<WritePlan> changeLevel(WriteContext ctx, WriteCommand command) {
+    PublicState state = ctx.state();
+    if (!isAdministrator(state, command.actor())) {
+      return Future.failedFuture(ApiError.forbidden("Only administrators change account levels").toException());
     }
-
-    @Override
-    public Future<WritePlan> plan(WriteContext ctx, WriteCommand command) {
-      PublicState state = ctx.state();
-      if (!isAdministrator(state, command.actor())) {
-        return Future.failedFuture(ApiError.forbidden("Only administrators change account levels").toException());
-      }
-      Person target = state.personBySlug(command.params().getString("slug")).orElse(null);
-      if (target == null) {
-        return Future.failedFuture(ApiError.notFound().toException());
-      }
-      AccountLevel level = AccountLevel.parse(command.params().getString("level")).orElse(null);
-      if (level == null) {
-        return Future.failedFuture(
-            ApiError.validation("level", "must be one of user, editor, staff, administrator").toException());
-      }
-      if (target.isAgentAccount() && level != AccountLevel.USER) {
-        return Future.failedFuture(ApiError.validation("level", "an agent account stays at user").toException());
-      }
-      JsonObject unchanged = new JsonObject().put("person", PersonView.staffJson(target, null));
-      if (target.level() == level) {
-        return Future.succeededFuture(WritePlan.noChange(s -> unchanged));
-      }
-      Optional<AccountProtection.Refusal> lastAdministrator = AccountProtection.levelChange(target, level,
-          state.countActive(AccountLevel.ADMINISTRATOR));
-      if (lastAdministrator.isPresent()) {
-        return Future.failedFuture(lastAdministrator.get().error().toException());
-      }
-      Person changed = target.withAccountLevel(level.wire(), ctx.now());
-      CommitMessage message = Attribution.actorTrailers(
-          Attribution.message(command, "person.account-level", "person", target.id(), target.slug())
-              .body("account level: " + target.accountLevel() + " -> " + level.wire()),
-          command.actor()).build();
-      return Future.succeededFuture(new WritePlan(
-          List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(changed), changed)),
-          null, message,
-          s -> new JsonObject().put("person", PersonView.staffJson(s.personById(target.id()).orElseThrow(), null))));
+    Person target = state.personBySlug(command.params().getString("slug")).orElse(null);
+    if (target == null) {
+      return Future.failedFuture(ApiError.notFound().toException());
     }
+    AccountLevel level = AccountLevel.parse(command.params().getString("level")).orElse(null);
+    if (level == null) {
+      return Future.failedFuture(
+          ApiError.validation("level", "must be one of user, editor, staff, administrator").toException());
+    }
+    if (target.isAgentAccount() && level != AccountLevel.USER) {
+      return Future.failedFuture(ApiError.validation("level", "an agent account stays at user").toException());
+    }
+    JsonObject unchanged = new JsonObject().put("person", PersonView.staffJson(target, null));
+    if (target.level() == level) {
+      return Future.succeededFuture(WritePlan.noChange(s -> unchanged));
+    }
+    Optional<AccountProtection.Refusal> lastAdministrator = AccountProtection.levelChange(target, level,
+        state.countActive(AccountLevel.ADMINISTRATOR));
+    if (lastAdministrator.isPresent()) {
+      return Future.failedFuture(lastAdministrator.get().error().toException());
+    }
+    Person changed = target.withAccountLevel(level.wire(), ctx.now());
+    CommitMessage message = Attribution.actorTrailers(
+        Attribution.message(command, "person.account-level", "person", target.id(), target.slug())
+            .body("account level: " + target.accountLevel() + " -> " + level.wire()),
+        command.actor()).build();
+    return Future.succeededFuture(new WritePlan(
+        List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(changed), changed)),
+        null, message,
+        s -> new JsonObject().put("person", PersonView.staffJson(s.personById(target.id()).orElseThrow(), null))));
   }
 
   /** Reads the actor's level from the live record: a demoted administrator loses the power at once. */

@@ -44,17 +44,7 @@ public final class GitHubSignup {
   private GitHubSignup() {}
 
   public static WriteHandler handler() {
-    return new WriteHandler() {
-      @Override
-      public String action() {
-        return ACTION;
-      }
-
-      @Override
-      public Future<WritePlan> plan(WriteContext context, WriteCommand command) {
-        return GitHubSignup.plan(context, command);
-      }
-    };
+    return WriteHandler.of(ACTION, GitHubSignup::plan);
   }
 
   /** The sign-up command the callback sends, as the system (it has no session yet). */

@@ -20,17 +20,7 @@ import java.util.UUID;
  * pages and GraphQL read (a job, a file's jobs, the kinds, the queue's status). Statements in
  * {@link PipelineSql}. One instance per job-queue instance, used on its event loop.
  */
-final class JobQueries {
-  private final Pool pool;
-  private final JobEvents events;
-  private final int leaseSeconds;
-
-  JobQueries(Pool pool, JobEvents events, int leaseSeconds) {
-    this.pool = pool;
-    this.events = events;
-    this.leaseSeconds = leaseSeconds;
-  }
-
+record JobQueries(Pool pool, JobEvents events, int leaseSeconds) {
   /** {fileId, kind, personId} → the job (the open one for this file and kind, if any). */
   Future<JsonObject> enqueue(JsonObject msg) {
     String kind = msg.getString("kind");

@@ -1,10 +1,10 @@
 package io.shotstash.pipeline;
 
 import io.shotstash.bus.Addresses;
+import io.shotstash.bus.SweepVerticle;
 import io.shotstash.media.LocalStorage;
 import io.shotstash.metrics.DomainMetrics;
 import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * makes one sweep at a time, and every statement is conditional, so a sweep that overlaps another
  * node's does no harm. {@code pipeline.sweep} runs one now.
  */
-public final class LeaseSweeperVerticle extends VerticleBase {
+public final class LeaseSweeperVerticle extends SweepVerticle {
   private static final Logger log = LoggerFactory.getLogger(LeaseSweeperVerticle.class);
   /** An output file younger than this may be an upload that has not been recorded yet. */
   private static final Duration ORPHAN_GRACE = Duration.ofHours(1);
@@ -39,35 +39,17 @@ public final class LeaseSweeperVerticle extends VerticleBase {
   private final Pool pool;
   private final LocalStorage storage;
   private final int leaseSeconds;
-  private final int sweepSeconds;
-  private boolean sweeping;
 
   public LeaseSweeperVerticle(Pool pool, LocalStorage storage, int leaseSeconds, int sweepSeconds) {
+    super(Addresses.PIPELINE_SWEEP, sweepSeconds);
     this.pool = pool;
     this.storage = storage;
     this.leaseSeconds = leaseSeconds;
-    this.sweepSeconds = sweepSeconds;
-  }
-
-  @Override
-  public Future<?> start() {
-    vertx.setPeriodic(sweepSeconds * 1000L, id -> sweepOnce());
-    return vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_SWEEP,
-        m -> sweep(m.body() == null ? new JsonObject() : m.body())
-            .onSuccess(m::reply).onFailure(err -> m.fail(500, String.valueOf(err.getMessage()))))
-        .completion();
-  }
-
-  private void sweepOnce() {
-    if (sweeping) {
-      return;
-    }
-    sweep(new JsonObject()).onFailure(err -> log.warn("sweep failed; the next one tries again", err));
   }
 
   /** One sweep; {@code {orphans: true}} also deletes orphan outputs regardless of age (tests). */
+  @Override
   public Future<JsonObject> sweep(JsonObject options) {
-    sweeping = true;
     List<String> deletable = new ArrayList<>();
     JsonObject report = new JsonObject();
     return pool.withTransaction(tx -> tx.query(PipelineSql.TRY_SWEEP_LOCK).execute().compose(lock -> {
@@ -83,11 +65,7 @@ public final class LeaseSweeperVerticle extends VerticleBase {
     }))
         .compose(r -> Future.all(deletable.stream().map(k -> storage.delete(k).otherwiseEmpty()).toList()).map(r))
         .compose(r -> r.getBoolean("skipped", false) ? Future.succeededFuture(r)
-            : deleteOrphans(options.getBoolean("orphans", false)).map(n -> r.put("orphansDeleted", n)))
-        .eventually(() -> {
-          sweeping = false;
-          return Future.succeededFuture();
-        });
+            : deleteOrphans(options.getBoolean("orphans", false)).map(n -> r.put("orphansDeleted", n)));
   }
 
   private Future<Void> expire(SqlConnection tx, JsonObject report, List<String> deletable) {

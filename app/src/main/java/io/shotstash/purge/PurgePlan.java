@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What purging a person deletes from the public records (docs/moderation-api.md → What one purge does), worked out from
@@ -53,33 +54,21 @@ public record PurgePlan(
 
   /** Whether someone other than {@code personId} touched the project (membership, update, buzz, role or interest). */
   public static boolean touchedByOthers(PublicState state, Project project, String personId) {
-    for (ProjectMembership m : state.find(Sheet.PROJECT_MEMBERSHIPS, "projectId", project.id(),
-        ProjectMembership.class)) {
-      if (!personId.equals(m.personId())) {
-        return true;
-      }
-    }
-    for (ProjectUpdate u : state.find(Sheet.PROJECT_UPDATES, "projectId", project.id(), ProjectUpdate.class)) {
-      if (!personId.equals(u.authorId())) {
-        return true;
-      }
-    }
-    for (ProjectBuzz b : state.find(Sheet.PROJECT_BUZZ, "projectId", project.id(), ProjectBuzz.class)) {
-      if (!personId.equals(b.postedById())) {
-        return true;
-      }
-    }
-    for (HelpWantedRole r : state.find(Sheet.HELP_WANTED_ROLES, "projectId", project.id(), HelpWantedRole.class)) {
-      if (!personId.equals(r.postedById())) {
-        return true;
-      }
-      for (HelpWantedInterest i : state.find(Sheet.HELP_WANTED_INTEREST, "roleId", r.id(), HelpWantedInterest.class)) {
-        if (!personId.equals(i.personId())) {
-          return true;
-        }
-      }
-    }
-    return false;
+    String id = project.id();
+    return byOthers(state, Sheet.PROJECT_MEMBERSHIPS, "projectId", id, ProjectMembership.class,
+        ProjectMembership::personId, personId)
+        || byOthers(state, Sheet.PROJECT_UPDATES, "projectId", id, ProjectUpdate.class, ProjectUpdate::authorId,
+            personId)
+        || byOthers(state, Sheet.PROJECT_BUZZ, "projectId", id, ProjectBuzz.class, ProjectBuzz::postedById, personId)
+        || state.find(Sheet.HELP_WANTED_ROLES, "projectId", id, HelpWantedRole.class).stream()
+            .anyMatch(r -> !personId.equals(r.postedById()) || byOthers(state, Sheet.HELP_WANTED_INTEREST, "roleId",
+                r.id(), HelpWantedInterest.class, HelpWantedInterest::personId, personId));
+  }
+
+  /** Whether a record of {@code sheet} whose {@code index} is {@code value} belongs to someone other than {@code personId}. */
+  private static <R> boolean byOthers(PublicState state, Sheet sheet, String index, String value, Class<R> type,
+      Function<R, String> owner, String personId) {
+    return state.find(sheet, index, value, type).stream().anyMatch(r -> !personId.equals(owner.apply(r)));
   }
 
   /** Collects deletions without duplicates, in a stable order. */

@@ -159,6 +159,14 @@ class InstanceIdentityStartTest {
   }
 
   /** Makes the pair look like an installation from before ids: no row in the database, no file on the branch. */
+  /** An installation set up in {@code folder} (under tmp) on {@code db}, as it was before instance ids. */
+  private Config installedBeforeIds(TestDatabase db, String folder) throws Exception {
+    Config config = config(db, tmp.resolve(folder));
+    setup(config);
+    forgetIds(db, config);
+    return config;
+  }
+
   private static void forgetIds(TestDatabase db, Config config) throws Exception {
     db.execute("DELETE FROM instance_identity");
     try (Repository repo = open(config); GitTreeWriter git = new GitTreeWriter(repo, config.dataBranch())) {
@@ -234,9 +242,7 @@ class InstanceIdentityStartTest {
   void aDatabaseWithPeopleFromBeforeIdsRefusesANewFolder() throws Exception {
     // issue 16's case: the app used to make a new empty repository here and ask for setup again
     TestDatabase db = database();
-    Config first = config(db, tmp.resolve("first"));
-    setup(first);
-    forgetIds(db, first);
+    Config first = installedBeforeIds(db, "first");
     Config moved = config(db, tmp.resolve("second"));
     assertThat(refusal(moved).getMessage()).contains("already has people")
         .contains(moved.dataRepo().toAbsolutePath().normalize().toString());
@@ -259,9 +265,7 @@ class InstanceIdentityStartTest {
   @Test
   void anInstallationFromBeforeIdsIsAdoptedWithOneIdInBoth() throws Exception {
     TestDatabase db = database();
-    Config config = config(db, tmp.resolve("data"));
-    setup(config);
-    forgetIds(db, config);
+    Config config = installedBeforeIds(db, "data");
     assertThat(databaseId(db)).isNull();
     assertThat(repositoryId(config)).isNull();
 

@@ -2,7 +2,6 @@ package io.shotstash.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.db.Database;
 import io.shotstash.testing.ClusterNodes;
 import io.shotstash.testing.ClusterNodes.Node;
 import io.shotstash.testing.Folders;
@@ -20,10 +19,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -478,13 +473,8 @@ class ClusterIT {
     cluster.db().execute(statement);
   }
 
-  private long number(String query) throws SQLException {
-    try (Connection c = Database.connect(cluster.db().url());
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(query)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+  private long number(String query) {
+    return cluster.db().number(query);
   }
 
   private String upload(Node node, String name) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.shotstash.db.Database;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
@@ -14,8 +13,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,13 +49,8 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
     return error;
   }
 
-  static long count(String sql) throws Exception {
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+  static long count(String sql) {
+    return app.db().number(sql);
   }
 
   @Test

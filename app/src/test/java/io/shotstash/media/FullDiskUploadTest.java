@@ -2,7 +2,6 @@ package io.shotstash.media;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.db.Database;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawUpload;
 import io.shotstash.testing.WithAppOnSmallDisk;
@@ -11,10 +10,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,13 +36,8 @@ class FullDiskUploadTest extends WithAppOnSmallDisk {
     return disk.media(folder);
   }
 
-  static long fileRows() throws SQLException {
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT count(*) FROM media_files")) {
-      r.next();
-      return r.getLong(1);
-    }
+  static long fileRows() {
+    return app.db().number("SELECT count(*) FROM media_files");
   }
 
   static void assertInsufficientStorage(int status, String retryAfter, JsonObject body) {

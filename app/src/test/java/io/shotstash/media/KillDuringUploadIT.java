@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shotstash.testing.ClusterNodes;
 import io.shotstash.testing.ClusterNodes.Node;
 import io.shotstash.testing.Folders;
+import io.shotstash.testing.Teardown;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -56,12 +57,7 @@ class KillDuringUploadIT {
 
   @AfterAll
   static void stop() {
-    if (app != null) {
-      app.close();
-    }
-    if (vertx != null) {
-      vertx.close().await();
-    }
+    Teardown.closeAll(app, Teardown.of(vertx));
   }
 
   private static Path media() {

@@ -2,10 +2,10 @@ package io.shotstash.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.db.Database;
 import io.shotstash.testing.ClusterNodes;
 import io.shotstash.testing.ClusterNodes.Node;
 import io.shotstash.testing.Folders;
+import io.shotstash.testing.Teardown;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -20,10 +20,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -113,12 +110,7 @@ class KillDuringBatchesIT {
 
   @AfterAll
   static void stop() {
-    if (app != null) {
-      app.close();
-    }
-    if (vertx != null) {
-      vertx.close().await();
-    }
+    Teardown.closeAll(app, Teardown.of(vertx));
   }
 
   /** One, two, three or all four kinds (by {@code i % 4}), from a kind that moves every four workers. */
@@ -308,15 +300,7 @@ class KillDuringBatchesIT {
 
   /** One job per file and kind, on file rows that point at the uploaded sources; job id -> its input. */
   private static Map<String, String> queueJobs() {
-    app.db().execute(
-        "WITH src AS (SELECT array_agg(storage_key ORDER BY name) AS keys, array_agg(size ORDER BY name) AS sizes "
-            + "  FROM media_files WHERE name LIKE 'source-%'), "
-            + "f AS (INSERT INTO media_files (id, name, mime_type, size, storage_key) "
-            + "  SELECT gen_random_uuid(), '" + NS
-            + "-' || g || '.txt', 'text/plain', src.sizes[1 + g % 4], src.keys[1 + g % 4] "
-            + "  FROM src, generate_series(1, " + FILES + ") g RETURNING id) "
-            + "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), f.id, '" + NS + "/k' || k "
-            + "FROM f CROSS JOIN generate_series(0, " + (KINDS - 1) + ") k");
+    app.db().execute(PipelineHarness.queueJobsSql(NS, FILES, KINDS));
     Map<String, String> expected = new HashMap<>();
     for (List<String> row : rows(
         "SELECT j.id::text, f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "
@@ -328,22 +312,7 @@ class KillDuringBatchesIT {
   }
 
   static List<List<String>> rows(String query) {
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(query)) {
-      int columns = rs.getMetaData().getColumnCount();
-      List<List<String>> out = new ArrayList<>();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= columns; i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row);
-      }
-      return out;
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return app.db().rows(query, ResultSet::getString);
   }
 
   static List<String> strings(String query) {

@@ -147,10 +147,7 @@ class LeaseTest extends WithPipelineHarness {
 
     HttpClientAgent client = h.app.vertx().createHttpClient();
     try {
-      HttpClientRequest upload = client.request(new RequestOptions().setMethod(HttpMethod.PUT).setHost("127.0.0.1")
-          .setPort(h.app.port()).setURI(PipelineHarness.BASE + "/jobs/" + job + "/output")).await();
-      upload.putHeader("X-Worker-Token", a.token).putHeader("X-Claim-Token", claim.claimToken())
-          .putHeader("Content-Type", "text/plain").putHeader("X-Output-Ext", "txt").setChunked(true);
+      HttpClientRequest upload = chunkedOutput(client, a.token, claim);
       upload.write(Buffer.buffer("the first half, ")).await();
       // the claim was checked and the bytes are being written to a temporary file
       h.eventually("the upload reached storage", () -> count(tmp) > 0);
@@ -191,10 +188,7 @@ class LeaseTest extends WithPipelineHarness {
     h.sql(eightySecondsAgo);
     HttpClientAgent client = h.app.vertx().createHttpClient();
     try {
-      HttpClientRequest upload = client.request(new RequestOptions().setMethod(HttpMethod.PUT).setHost("127.0.0.1")
-          .setPort(h.app.port()).setURI(PipelineHarness.BASE + "/jobs/" + job + "/output")).await();
-      upload.putHeader("X-Worker-Token", w.token).putHeader("X-Claim-Token", claim.claimToken())
-          .putHeader("Content-Type", "text/plain").putHeader("X-Output-Ext", "txt").setChunked(true);
+      HttpClientRequest upload = chunkedOutput(client, w.token, claim);
       Future<Integer> status = upload.response().compose(r -> r.body().map(b -> r.statusCode()));
       upload.write(Buffer.buffer("a long upload, ")).await();
       h.eventually("the upload reached storage", () -> count(tmp) > 0);
@@ -351,5 +345,13 @@ class LeaseTest extends WithPipelineHarness {
     assertThat(done.getString("status")).isEqualTo("done");
     assertThat(done.getInteger("progress")).isEqualTo(100);
     assertThat(done.getString("versionId")).isEqualTo(complete.bodyAsJsonObject().getString("versionId"));
+  }
+
+  /** A chunked {@code PUT jobs/:id/output} of text for {@code claim}, its headers set and nothing sent yet. */
+  private static HttpClientRequest chunkedOutput(HttpClientAgent client, String workerToken, Claim claim) {
+    HttpClientRequest upload = client.request(new RequestOptions().setMethod(HttpMethod.PUT).setHost("127.0.0.1")
+        .setPort(h.app.port()).setURI(PipelineHarness.BASE + "/jobs/" + claim.jobId() + "/output")).await();
+    return upload.putHeader("X-Worker-Token", workerToken).putHeader("X-Claim-Token", claim.claimToken())
+        .putHeader("Content-Type", "text/plain").putHeader("X-Output-Ext", "txt").setChunked(true);
   }
 }

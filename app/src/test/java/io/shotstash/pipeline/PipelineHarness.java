@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -355,22 +354,23 @@ final class PipelineHarness implements AutoCloseable {
   }
 
   List<List<Object>> rows(String query) {
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(query)) {
-      int columns = rs.getMetaData().getColumnCount();
-      List<List<Object>> out = new ArrayList<>();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int i = 1; i <= columns; i++) {
-          row.add(rs.getObject(i));
-        }
-        out.add(row);
-      }
-      return out;
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return app.db().rows(query, ResultSet::getObject);
+  }
+
+  /**
+   * SQL that makes {@code files} file rows named {@code <ns>-<n>.txt} (a file has at most one open
+   * job per kind), each pointing at one of the four uploaded {@code source-*} files, and one queued
+   * job per file and kind {@code <ns>/k0} to {@code <ns>/k<kinds - 1>}, in one statement.
+   */
+  static String queueJobsSql(String ns, int files, int kinds) {
+    return "WITH src AS (SELECT array_agg(storage_key ORDER BY name) AS keys, array_agg(size ORDER BY name) AS sizes "
+        + "  FROM media_files WHERE name LIKE 'source-%'), "
+        + "f AS (INSERT INTO media_files (id, name, mime_type, size, storage_key) "
+        + "  SELECT gen_random_uuid(), '" + ns
+        + "-' || g || '.txt', 'text/plain', src.sizes[1 + g % 4], src.keys[1 + g % 4] "
+        + "  FROM src, generate_series(1, " + files + ") g RETURNING id) "
+        + "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), f.id, '" + ns + "/k' || k "
+        + "FROM f CROSS JOIN generate_series(0, " + (kinds - 1) + ") k";
   }
 
   /** A plain JDBC connection to the test database (the caller closes it). */

@@ -218,14 +218,7 @@ class QueueConcurrencyTest {
    * the input its worker must be served.
    */
   private static Map<String, String> queueJobs(String ns) {
-    h.sql("WITH src AS (SELECT array_agg(storage_key ORDER BY name) AS keys, array_agg(size ORDER BY name) AS sizes "
-        + "  FROM media_files WHERE name LIKE 'source-%'), "
-        + "f AS (INSERT INTO media_files (id, name, mime_type, size, storage_key) "
-        + "  SELECT gen_random_uuid(), '" + ns
-        + "-' || g || '.txt', 'text/plain', src.sizes[1 + g % 4], src.keys[1 + g % 4] "
-        + "  FROM src, generate_series(1, " + FILES + ") g RETURNING id) "
-        + "INSERT INTO pipeline_jobs (id, file_id, kind) SELECT gen_random_uuid(), f.id, '" + ns + "/k' || k "
-        + "FROM f CROSS JOIN generate_series(0, " + (KINDS - 1) + ") k");
+    h.sql(PipelineHarness.queueJobsSql(ns, FILES, KINDS));
     Map<String, String> expected = new HashMap<>();
     for (List<Object> row : h
         .rows("SELECT j.id::text, f.storage_key FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id "

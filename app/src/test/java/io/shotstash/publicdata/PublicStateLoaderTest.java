@@ -143,6 +143,13 @@ class PublicStateLoaderTest {
     return DataRepository.openOrInit(dir, BRANCH, Sheet.templates(), IDENT);
   }
 
+  /** The repository of {@link #initialFiles()}, imported into tmp and opened. */
+  private DataRepository openInitial() throws Exception {
+    Path dir = tmp.resolve("public.git");
+    createBareRepository(dir, initialFiles());
+    return open(dir);
+  }
+
   // ---- opening ----
 
   @Test
@@ -188,10 +195,7 @@ class PublicStateLoaderTest {
 
   @Test
   void loadHeadReadsEveryRecordAndBuildsTheIndexes() throws Exception {
-    Path dir = tmp.resolve("public.git");
-    createBareRepository(dir, initialFiles());
-
-    try (DataRepository data = open(dir)) {
+    try (DataRepository data = openInitial()) {
       PublicState state = new PublicStateLoader(data, new TomlCodec()).loadHead();
       assertThat(state.commit()).isEqualTo(data.head().name());
 
@@ -247,10 +251,7 @@ class PublicStateLoaderTest {
 
   @Test
   void catchUpReadsLaterCommitsAndEqualsAFreshLoad() throws Exception {
-    Path dir = tmp.resolve("public.git");
-    createBareRepository(dir, initialFiles());
-
-    try (DataRepository data = open(dir)) {
+    try (DataRepository data = openInitial()) {
       PublicStateLoader loader = new PublicStateLoader(data, new TomlCodec());
       PublicState old = loader.loadHead();
       Repository repo = data.repository();
@@ -284,9 +285,7 @@ class PublicStateLoaderTest {
 
   @Test
   void catchUpAtHeadReturnsTheSameStateAndFromEmptyLoadsEverything() throws Exception {
-    Path dir = tmp.resolve("public.git");
-    createBareRepository(dir, initialFiles());
-    try (DataRepository data = open(dir)) {
+    try (DataRepository data = openInitial()) {
       PublicStateLoader loader = new PublicStateLoader(data, new TomlCodec());
       PublicState head = loader.loadHead();
       assertThat(loader.catchUp(head)).isSameAs(head);

@@ -209,14 +209,7 @@ public final class ContractWorker {
 
   /** {@code PUT jobs/:id/output} with these bytes (Content-Length known); null headers are not sent. */
   public Answer output(String jobId, String claimToken, String contentType, String ext, Buffer bytes) {
-    HttpRequest<Buffer> req = withTokens(client.put(BASE + "/jobs/" + jobId + "/output"), claimToken);
-    if (ext != null) {
-      req.putHeader("X-Output-Ext", ext);
-    }
-    if (contentType != null) {
-      req.putHeader("Content-Type", contentType);
-    }
-    return answer(req.sendBuffer(bytes).await());
+    return answer(outputRequest(jobId, claimToken, contentType, ext).sendBuffer(bytes).await());
   }
 
   /**
@@ -224,6 +217,11 @@ public final class ContractWorker {
    * than answering) when the app closes the connection before its answer arrives.
    */
   public Answer outputStream(String jobId, String claimToken, String contentType, String ext, ReadStream<Buffer> body) {
+    return answer(outputRequest(jobId, claimToken, contentType, ext).sendStream(body).await());
+  }
+
+  /** {@code PUT jobs/:id/output} with its headers, before the body; null headers are not sent. */
+  private HttpRequest<Buffer> outputRequest(String jobId, String claimToken, String contentType, String ext) {
     HttpRequest<Buffer> req = withTokens(client.put(BASE + "/jobs/" + jobId + "/output"), claimToken);
     if (ext != null) {
       req.putHeader("X-Output-Ext", ext);
@@ -231,7 +229,7 @@ public final class ContractWorker {
     if (contentType != null) {
       req.putHeader("Content-Type", contentType);
     }
-    return answer(req.sendStream(body).await());
+    return req;
   }
 
   /**

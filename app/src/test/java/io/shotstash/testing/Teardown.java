@@ -1,8 +1,15 @@
 package io.shotstash.testing;
 
+import io.vertx.core.Vertx;
+
 /** What a test class's {@code @AfterAll} does with the things its {@code @BeforeAll} opened. */
 public final class Teardown {
   private Teardown() {}
+
+  /** A Vert.x instance as a thing {@link #closeAll} closes (and waits for); null stays null. */
+  public static AutoCloseable of(Vertx vertx) {
+    return vertx == null ? null : () -> vertx.close().await();
+  }
 
   /**
    * Closes each thing in order, skipping the ones a failed {@code @BeforeAll} never opened (null); a

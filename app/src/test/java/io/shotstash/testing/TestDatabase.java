@@ -13,6 +13,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.testcontainers.DockerClientFactory;
@@ -161,6 +163,32 @@ public final class TestDatabase implements AutoCloseable {
   public long number(String query) {
     String value = text(query);
     return value == null ? 0 : Long.parseLong(value);
+  }
+
+  /** How {@link #rows} reads one column of the current row ({@code ResultSet::getString}, {@code ::getObject}). */
+  @FunctionalInterface
+  public interface Column<T> {
+    T read(ResultSet rs, int index) throws SQLException;
+  }
+
+  /** Every row of a query, each column read by {@code column}. */
+  public <T> List<List<T>> rows(String query, Column<T> column) {
+    try (Connection c = Database.connect(url);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
+      int columns = rs.getMetaData().getColumnCount();
+      List<List<T>> out = new ArrayList<>();
+      while (rs.next()) {
+        List<T> row = new ArrayList<>();
+        for (int i = 1; i <= columns; i++) {
+          row.add(column.read(rs, i));
+        }
+        out.add(row);
+      }
+      return out;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The first column of the first row of a query, as text (null when no row or SQL null). */

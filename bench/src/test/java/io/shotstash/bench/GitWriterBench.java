@@ -854,27 +854,9 @@ public final class GitWriterBench {
 
     static List<WriteHandler> all() {
       return List.of(
-          rule("bench.evaluate", (ctx, cmd) -> evaluate(ctx, cmd, false)),
-          rule("bench.evaluate-insert", (ctx, cmd) -> evaluate(ctx, cmd, true)),
-          rule("bench.person", BenchRules::editPerson));
-    }
-
-    interface Rule {
-      Future<WritePlan> plan(WriteContext ctx, WriteCommand cmd);
-    }
-
-    static WriteHandler rule(String action, Rule rule) {
-      return new WriteHandler() {
-        @Override
-        public String action() {
-          return action;
-        }
-
-        @Override
-        public Future<WritePlan> plan(WriteContext context, WriteCommand command) {
-          return rule.plan(context, command);
-        }
-      };
+          WriteHandler.of("bench.evaluate", (ctx, cmd) -> evaluate(ctx, cmd, false)),
+          WriteHandler.of("bench.evaluate-insert", (ctx, cmd) -> evaluate(ctx, cmd, true)),
+          WriteHandler.of("bench.person", BenchRules::editPerson));
     }
 
     static WriteCommand command(String action, String slug, int number) {

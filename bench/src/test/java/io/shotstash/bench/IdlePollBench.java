@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>QueueActions.NEXT over the event bus in-process (no HTTP, no limit).</li>
  * </ol>
  */
-final class IdlePollBench {
+record IdlePollBench(Vertx clientVertx, AppProcess app, TestApp inProcess, JobCycleBench cycle, Path work) {
   static final String SECTION = "## Pipeline: idle polling";
   static final String KIND = "bench/idle";
 
@@ -60,20 +60,6 @@ final class IdlePollBench {
       long busPollWindow) {}
 
   record Result(Wrk wrk, Burst burst, Bus bus, Stats stats, int wrkThreads, int wrkConnections) {}
-
-  private final Vertx clientVertx;
-  private final AppProcess app;
-  private final TestApp inProcess;
-  private final JobCycleBench cycle;
-  private final Path work;
-
-  IdlePollBench(Vertx clientVertx, AppProcess app, TestApp inProcess, JobCycleBench cycle, Path work) {
-    this.clientVertx = clientVertx;
-    this.app = app;
-    this.inProcess = inProcess;
-    this.cycle = cycle;
-    this.work = work;
-  }
 
   Result run(int wrkSeconds, int wrkThreads, int wrkConnections, int burstWorkers, int busSeconds, int busInFlight)
       throws Exception {

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * made again after the step's wait, on naps a stop cuts short, until it lands or its caller says how
  * it ends. The one place a failed call becomes a wait.
  */
-final class AppCalls {
+record AppCalls(Backoff backoff, Registrar registrar) {
   private static final Logger log = LoggerFactory.getLogger(AppCalls.class);
 
   /** The worker's token, as the loop keeps it. */
@@ -30,22 +30,6 @@ final class AppCalls {
   @FunctionalInterface
   interface Ending<T> {
     Future<T> after(Throwable failure, Backoff.Step step);
-  }
-
-  private final Backoff backoff;
-  private final Registrar registrar;
-
-  AppCalls(Backoff backoff, Registrar registrar) {
-    this.backoff = backoff;
-    this.registrar = registrar;
-  }
-
-  Backoff backoff() {
-    return backoff;
-  }
-
-  Registrar registrar() {
-    return registrar;
   }
 
   /**

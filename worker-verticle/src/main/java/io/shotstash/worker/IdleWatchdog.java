@@ -12,16 +12,8 @@ import org.slf4j.LoggerFactory;
  * attempt is failed as retryable. Delivering the output is governed by the claim instead, so a job
  * in that stage is never stopped here. Runs on the worker loop's context, from a periodic timer.
  */
-final class IdleWatchdog {
+record IdleWatchdog(Vertx vertx, Duration idle) {
   private static final Logger log = LoggerFactory.getLogger(IdleWatchdog.class);
-
-  private final Vertx vertx;
-  private final Duration idle;
-
-  IdleWatchdog(Vertx vertx, Duration idle) {
-    this.vertx = vertx;
-    this.idle = idle;
-  }
 
   /** How often to look: a quarter of {@code idle}, between 100 ms and 5 s. */
   long tick() {

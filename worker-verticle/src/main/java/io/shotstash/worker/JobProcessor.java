@@ -23,23 +23,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Runs on the loop's context; ffprobe and ffmpeg run on the loop's worker executor.
  */
-final class JobProcessor {
+record JobProcessor(WorkerClient client, AppCalls calls, Ffmpeg ffmpeg, WorkerExecutor executor) {
   static final String OUTPUT_TYPE = "video/mp4";
   static final String OUTPUT_EXT = "mp4";
 
   private static final Logger log = LoggerFactory.getLogger(JobProcessor.class);
-
-  private final WorkerClient client;
-  private final AppCalls calls;
-  private final Ffmpeg ffmpeg;
-  private final WorkerExecutor executor;
-
-  JobProcessor(WorkerClient client, AppCalls calls, Ffmpeg ffmpeg, WorkerExecutor executor) {
-    this.client = client;
-    this.calls = calls;
-    this.ffmpeg = ffmpeg;
-    this.executor = executor;
-  }
 
   /** download → probe → encode → 100 % → upload → complete, into {@code input} and the scratch folder; answers the version id. */
   Future<String> process(JobRun run, Path input) {

@@ -40,21 +40,13 @@ import org.slf4j.LoggerFactory;
  * {@code Authorization: Bearer ...} in the connection_init payload, which then wins for that
  * socket; the token is resolved again before each operation.
  */
-public final class GraphqlRoutes {
+public record GraphqlRoutes(Vertx vertx, HttpServices services) {
   private static final Logger log = LoggerFactory.getLogger(GraphqlRoutes.class);
   public static final String PATH = "/graphql";
   static final long BODY_LIMIT = 256 * 1024;
   private static final String GRAPHIQL_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline'; "
       + "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
       + "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
-  private final Vertx vertx;
-  private final HttpServices services;
-
-  public GraphqlRoutes(Vertx vertx, HttpServices services) {
-    this.vertx = vertx;
-    this.services = services;
-  }
 
   /**
    * The executable schema wired to the fetchers, for every HTTP verticle of this Vert.x instance

@@ -21,22 +21,10 @@ import org.slf4j.LoggerFactory;
  * completes after a final status (a job already final at the start emits that view, then completes).
  * Every step runs on one Vert.x context, so signals to the subscriber are serial; demand is honoured.
  */
-final class JobSubscription implements Publisher<JsonObject> {
+record JobSubscription(Bus bus, JobEvents events, String jobId, JsonObject start) implements Publisher<JsonObject> {
   private static final Logger log = LoggerFactory.getLogger(JobSubscription.class);
   /** Views waiting for demand; beyond this the oldest are dropped (newer views supersede them). */
   private static final int BUFFER = 64;
-
-  private final Bus bus;
-  private final JobEvents events;
-  private final String jobId;
-  private final JsonObject start;
-
-  JobSubscription(Bus bus, JobEvents events, String jobId, JsonObject start) {
-    this.bus = bus;
-    this.events = events;
-    this.jobId = jobId;
-    this.start = start;
-  }
 
   @Override
   public void subscribe(Subscriber<? super JsonObject> subscriber) {

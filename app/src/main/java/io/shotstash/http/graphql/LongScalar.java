@@ -12,6 +12,7 @@ import graphql.schema.GraphQLScalarType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Locale;
+import java.util.Optional;
 
 /** {@code scalar Long}: byte sizes and sequence numbers do not fit GraphQL's 32-bit Int. */
 final class LongScalar {
@@ -23,20 +24,12 @@ final class LongScalar {
   private static final class LongCoercing implements Coercing<Long, Long> {
     @Override
     public Long serialize(Object value, GraphQLContext context, Locale locale) {
-      Long l = toLong(value);
-      if (l == null) {
-        throw new CoercingSerializeException("Not a 64-bit integer");
-      }
-      return l;
+      return toLong(value).orElseThrow(() -> new CoercingSerializeException("Not a 64-bit integer"));
     }
 
     @Override
     public Long parseValue(Object input, GraphQLContext context, Locale locale) {
-      Long l = toLong(input);
-      if (l == null) {
-        throw new CoercingParseValueException("Expected a 64-bit integer");
-      }
-      return l;
+      return toLong(input).orElseThrow(() -> new CoercingParseValueException("Expected a 64-bit integer"));
     }
 
     @Override
@@ -52,18 +45,18 @@ final class LongScalar {
       return IntValue.newIntValue(BigInteger.valueOf(serialize(input, context, locale))).build();
     }
 
-    private static Long toLong(Object value) {
+    private static Optional<Long> toLong(Object value) {
       if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-        return ((Number) value).longValue();
+        return Optional.of(((Number) value).longValue());
       }
       if (value instanceof Number n) {
         try {
-          return new BigDecimal(n.toString()).longValueExact();
+          return Optional.of(new BigDecimal(n.toString()).longValueExact());
         } catch (ArithmeticException | NumberFormatException e) {
-          return null;
+          return Optional.empty();
         }
       }
-      return null;
+      return Optional.empty();
     }
   }
 }

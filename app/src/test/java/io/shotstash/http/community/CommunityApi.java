@@ -4,6 +4,7 @@ import io.shotstash.db.Database;
 import io.shotstash.testing.DataApi;
 import io.shotstash.testing.JsonApi;
 import io.shotstash.testing.TestApp;
+import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,6 +37,12 @@ final class CommunityApi extends DataApi {
   String member(String adminToken, String slug, String level) {
     app.createPerson(adminToken, slug, level, PASSWORD);
     return app.login(slug, PASSWORD);
+  }
+
+  /** {@code owner} creates the project {@code title} (whose slug is {@code slug}) and {@code member} joins it. */
+  void projectWithMember(String owner, String title, String slug, String member) {
+    data(post("/api/projects", owner, new JsonObject().put("title", title)), 201);
+    data(post("/api/projects/" + slug + "/members/join", member, null), 200);
   }
 
   // ---- git ----

@@ -98,8 +98,7 @@ class PeopleRoutesTest extends WithCommunityApp {
   @Test
   void deactivatedMembersShowAsPlaceholdersToEveryoneButStaff() {
     String plh = api.member(admin, "plh", "user");
-    data(api.post("/api/projects", viewer, new JsonObject().put("title", "Placeholder Place")), 201);
-    data(api.post("/api/projects/placeholder-place/members/join", plh, null), 200);
+    api.projectWithMember(viewer, "Placeholder Place", "placeholder-place", plh);
     data(api.post("/api/projects/placeholder-place/updates", plh, new JsonObject().put("body", "hi")), 201);
     data(api.post("/api/people/plh/deactivate", plh, null), 200);
 
@@ -319,8 +318,7 @@ class PeopleRoutesTest extends WithCommunityApp {
     String mover = api.member(admin, "mover", "user");
     String host = api.member(admin, "host", "user");
     data(api.post("/api/projects", mover, new JsonObject().put("title", "Movers Club")), 201);
-    data(api.post("/api/projects", host, new JsonObject().put("title", "Host Garden")), 201);
-    data(api.post("/api/projects/host-garden/members/join", mover, null), 200);
+    api.projectWithMember(host, "Host Garden", "host-garden", mover);
     String roleId = data(api.post("/api/projects/host-garden/help-wanted", host, new JsonObject().put("title", "Digger")
         .put("description", "Dig")), 201).getString("id");
     data(api.post("/api/help-wanted/" + roleId + "/interest", mover, null), 201);

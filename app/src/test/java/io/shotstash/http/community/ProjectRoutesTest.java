@@ -185,8 +185,7 @@ class ProjectRoutesTest extends WithCommunityApp {
   void theLastMaintainerCannotLeaveWhileOthersAreMembers() {
     String lee = api.member(admin, "lee", "user");
     String mo = api.member(admin, "mo", "user");
-    data(api.post("/api/projects", lee, new JsonObject().put("title", "Stay Put")), 201);
-    data(api.post("/api/projects/stay-put/members/join", mo, null), 200);
+    api.projectWithMember(lee, "Stay Put", "stay-put", mo);
     ObjectId before = api.head();
     error(api.post("/api/projects/stay-put/members/leave", lee, null), 409, "last_maintainer");
     assertThat(api.head()).isEqualTo(before);
@@ -202,8 +201,7 @@ class ProjectRoutesTest extends WithCommunityApp {
   void membersPostNumberedUpdatesAndOthersCannot() {
     String upa = api.member(admin, "upa", "user");
     String upm = api.member(admin, "upm", "user");
-    data(api.post("/api/projects", upa, new JsonObject().put("title", "Updates Here")), 201);
-    data(api.post("/api/projects/updates-here/members/join", upm, null), 200);
+    api.projectWithMember(upa, "Updates Here", "updates-here", upm);
 
     JsonObject first =
         data(api.post("/api/projects/updates-here/updates", upa, new JsonObject().put("body", "one")), 201);
@@ -269,8 +267,7 @@ class ProjectRoutesTest extends WithCommunityApp {
     String rolf = api.member(admin, "rolf", "user");
     String ivy = api.member(admin, "ivy", "user");
     String mia = api.member(admin, "mia", "user");
-    data(api.post("/api/projects", rolf, new JsonObject().put("title", "Hiring Now")), 201);
-    data(api.post("/api/projects/hiring-now/members/join", mia, null), 200);
+    api.projectWithMember(rolf, "Hiring Now", "hiring-now", mia);
 
     error(api.post("/api/projects/hiring-now/help-wanted", mia, new JsonObject().put("title", "Designer")
         .put("description", "Draw")), 403, "forbidden");

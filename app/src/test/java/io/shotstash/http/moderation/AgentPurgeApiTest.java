@@ -220,10 +220,7 @@ class AgentPurgeApiTest extends WithModerationApp {
 
   @Test
   void aHumanVoteOnAnEarlierAccountUnderTheSlugDoesNotBlock() {
-    h.createPerson(admin, "pu-heir", "user");
-    data(h.vote(staff, "pu-heir", "spam"));
-    data(h.post("/api/people/pu-heir/purge", admin, new JsonObject().put("reason", "Spam").put("spam", true)));
-    h.createPerson(admin, "pu-heir", "user");
+    h.reusedSlug(admin, staff, "pu-heir");
     data(h.patch("/api/people/pu-heir", admin, new JsonObject().put("bio", SPAM_BIO)));
     Agent agent = purger("pr-heir");
     JsonObject purge = data(h.purgeBio(agent, "pu-heir")).getJsonObject("purge");

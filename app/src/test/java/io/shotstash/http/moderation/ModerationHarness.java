@@ -3,7 +3,6 @@ package io.shotstash.http.moderation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.auth.Ids;
-import io.shotstash.db.Database;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
@@ -18,10 +17,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -99,6 +94,18 @@ final class ModerationHarness extends DataApi {
   JsonObject createPerson(String adminToken, String slug, String fullName, String email) {
     return data(post("/api/people", adminToken, new JsonObject().put("slug", slug).put("fullName", fullName)
         .put("email", email).put("password", PASSWORD).put("accountLevel", "user")), 201);
+  }
+
+  /**
+   * A new user account under {@code slug} whose predecessor there was voted spam by {@code staffToken}
+   * and purged by {@code adminToken}: that vote and purge stay on record as the earlier account's.
+   */
+  void reusedSlug(String adminToken, String staffToken, String slug) {
+    createPerson(adminToken, slug, "user");
+    data(vote(staffToken, slug, "spam"));
+    data(post("/api/people/" + slug + "/purge", adminToken,
+        new JsonObject().put("reason", "Spam account").put("spam", true)));
+    createPerson(adminToken, slug, "user");
   }
 
   /** Creates an account and signs it in (one sign-in of the 30 a minute); returns the token. */
@@ -339,14 +346,7 @@ final class ModerationHarness extends DataApi {
   }
 
   long count(String query) {
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(query)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return app.db().number(query);
   }
 
   /** A private profile for a member written straight into git (who has none). */

@@ -19,7 +19,7 @@ import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,13 +45,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * record, the scheduled purge run through its own address, and the administrators' purge of orphan
  * private data. This app runs with SHOTSTASH_DATA_REPO_WEB_URL set, so the log carries links.
  */
-class SpamPurgeLogApiTest {
+class SpamPurgeLogApiTest extends WithSignedInApp {
   static final String WEB = "https://github.com/example/data";
   static final String SPAM_BIO = "Cheap pills, fast delivery, no prescription.";
 
-  static TestApp app;
   static ModerationHarness h;
-  static String admin;
   static String staff;
   static String staff2;
   static String user;
@@ -61,19 +58,13 @@ class SpamPurgeLogApiTest {
   static void start() {
     Map<String, String> settings = new HashMap<>(ModerationHarness.QUIET);
     settings.put("SHOTSTASH_DATA_REPO_WEB_URL", WEB);
-    app = TestApp.start(settings);
+    startSignedIn(settings);
     h = new ModerationHarness(app);
-    admin = app.setupAndLogin();
     staff = h.member(admin, "stf", "staff");
     staff2 = h.member(admin, "stf2", "staff");
     user = h.member(admin, "usr", "user");
     h.nudger(user, "usr");
     h.seedAgents("log-bot", "ub-bot", "sc-bot", "sc-gone-bot", "log-reader");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   private static Agent purger(String slug) {

@@ -3,7 +3,7 @@ package io.shotstash.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.Teardown;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -33,31 +33,28 @@ import org.openqa.selenium.support.ui.Select;
  * GitHub sign-up through the sign-in page, and a staff member working the desk with the keyboard.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class MembersDeskBrowserTest {
+class MembersDeskBrowserTest extends WithSignedInApp {
   static final String PASSWORD = "member password 123";
   static final String BOUNCE_SECRET = "bounce-secret-0123456789-0123456789";
   static final String STAGED_REASONING = "Business name as the member name and a promotional pharmacy link in the bio.";
 
   static FakeGitHub github;
-  static TestApp app;
-  static String admin;
   static Browser browser;
 
   @BeforeAll
   static void start() {
     github = FakeGitHub.start(90210, "octo-newbie", "Octo Newbie", "octo@newbie.example.com",
         Instant.now().minus(5, ChronoUnit.DAYS));
-    app = TestApp.start(Map.of("SHOTSTASH_GITHUB_API_URL", github.url(), "SHOTSTASH_GITHUB_OAUTH_URL", github.url(),
+    startSignedIn(Map.of("SHOTSTASH_GITHUB_API_URL", github.url(), "SHOTSTASH_GITHUB_OAUTH_URL", github.url(),
         "SHOTSTASH_GITHUB_CLIENT_ID", "desk-client", "SHOTSTASH_GITHUB_CLIENT_SECRET", "desk-secret",
         "SHOTSTASH_BOUNCE_SECRET", BOUNCE_SECRET, "SHOTSTASH_PURGE_SWEEP_SECONDS", "86400"));
-    admin = app.setupAndLogin();
     seed();
     browser = Browser.open(app);
   }
 
   @AfterAll
   static void stop() {
-    Teardown.closeAll(browser, app, github);
+    Teardown.closeAll(browser, github); // the app closes after this
   }
 
   // ---- seeding through the real APIs ----

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.TestApp;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -59,12 +58,7 @@ class WorkerContractGateTest {
     answers.put("register", w.register());
     answers.put("heartbeat", w.heartbeat());
     answers.put("next", w.next());
-    answers.put("input", w.input(job, claim, "bytes=0-9"));
-    answers.put("progress", w.progress(job, claim, 10));
-    answers.put("output", w.output(job, claim, "text/plain", "txt", Buffer.buffer("output")));
-    answers.put("complete", w.complete(job, claim));
-    answers.put("release", w.release(job, claim));
-    answers.put("fail", w.fail(job, claim, "broken", true));
+    answers.putAll(WorkerContractTest.everyJobCall(w, job, claim));
     return answers;
   }
 

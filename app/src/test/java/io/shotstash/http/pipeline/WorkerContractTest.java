@@ -33,7 +33,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -245,7 +245,7 @@ class WorkerContractTest extends WithSignedInApp {
 
   /** Every job route (input, progress, output, complete, release, fail) with this job id and claim token. */
   static Map<String, Answer> everyJobCall(ContractWorker w, String jobId, String claimToken) {
-    Map<String, Answer> answers = new HashMap<>();
+    Map<String, Answer> answers = new LinkedHashMap<>();
     answers.put("input", w.input(jobId, claimToken, null));
     answers.put("progress", w.progress(jobId, claimToken, 10));
     answers.put("output", w.output(jobId, claimToken, "text/plain", "txt", Buffer.buffer("output")));

@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 class GitTreeWriterTest {
 
   private static final String BRANCH = "published";
-  private static final PersonIdent AUTHOR =
+  /** The author of every test commit in this package. */
+  static final PersonIdent AUTHOR =
       new PersonIdent("Shotstash Test", "test@shotstash.invalid", Instant.parse("2024-05-01T10:00:00Z"),
           ZoneOffset.UTC);
 

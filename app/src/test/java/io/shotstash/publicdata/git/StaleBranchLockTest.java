@@ -7,11 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.AfterEach;
@@ -25,10 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * instead of failing every write from then on; a fresh lock (a live writer's) is left alone.
  */
 class StaleBranchLockTest {
-  private static final PersonIdent AUTHOR =
-      new PersonIdent("Shotstash Test", "test@shotstash.invalid", Instant.parse("2024-05-01T10:00:00Z"),
-          ZoneOffset.UTC);
-
   @TempDir
   Path tmp;
 
@@ -53,7 +47,7 @@ class StaleBranchLockTest {
 
   private CommitResult commit(ObjectId parent, String name) {
     return writer.commit(parent, List.of(PathChange.put("people/" + name + ".toml",
-        ("name = '" + name + "'\n").getBytes(StandardCharsets.UTF_8))), AUTHOR, "add " + name);
+        ("name = '" + name + "'\n").getBytes(StandardCharsets.UTF_8))), GitTreeWriterTest.AUTHOR, "add " + name);
   }
 
   @Test
