@@ -43,6 +43,9 @@ function readUrl() {
   $('f-deactivated').checked = params.get('includeDeactivated') !== 'false';
   const page = Number.parseInt(params.get('page') || '1', 10);
   state.page = Number.isFinite(page) && page > 0 ? page : 1;
+  // the page size the roster route takes (1-100); a link may carry its own
+  const perPage = Number.parseInt(params.get('perPage') || String(PER_PAGE), 10);
+  state.perPage = Number.isFinite(perPage) && perPage >= 1 && perPage <= 100 ? perPage : PER_PAGE;
 }
 
 function rosterQuery() {
@@ -55,11 +58,16 @@ function rosterQuery() {
     sort: $('f-sort').value,
     includeDeactivated: $('f-deactivated').checked ? 'true' : 'false',
     page: state.page,
-    perPage: PER_PAGE,
+    perPage: state.perPage || PER_PAGE,
   };
 }
 
-function writeUrl() {
+/**
+ * Puts the view in the address: a link reproduces it. A change the person made (a filter, a page)
+ * is a new history entry, so Back and Forward walk through the views; loading what the address
+ * already says (the start, Back, Forward) only rewrites it in place.
+ */
+function writeUrl(push) {
   const q = rosterQuery();
   const params = new URLSearchParams();
   for (const key of ['q', 'origin', 'joinedAfter', 'joinedBefore']) {
@@ -79,14 +87,27 @@ function writeUrl() {
   if (state.page > 1) {
     params.set('page', String(state.page));
   }
+  if (q.perPage !== PER_PAGE) {
+    params.set('perPage', String(q.perPage));
+  }
   const search = params.toString();
-  window.history.replaceState(null, '', `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`);
+  const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
+  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+  if (push && url !== here) {
+    window.history.pushState(null, '', url);
+  } else {
+    window.history.replaceState(null, '', url);
+  }
 }
 
 // ---------------------------------------------------------------- loading
 
-async function loadMembers({ keepCurrent = false } = {}) {
-  writeUrl();
+/**
+ * Loads the roster the filters and page describe. {@code push}: the person changed the view (a new
+ * history entry); {@code toTop}: a new page, whose first row is put at the top with the focus.
+ */
+async function loadMembers({ keepCurrent = false, push = true, toTop = false } = {}) {
+  writeUrl(push);
   say(statusRegion, 'Loading members…');
   list.setAttribute('aria-busy', 'true');
   try {
@@ -103,8 +124,15 @@ async function loadMembers({ keepCurrent = false } = {}) {
     renderList();
     pager($('members-pager'), meta.page, meta.totalPages, (page) => {
       state.page = page;
-      loadMembers();
+      loadMembers({ toTop: true });
     });
+    if (toTop && state.rows.length) {
+      const first = $(rowId(state.rows[0].slug));
+      state.current = 0;
+      first.classList.add('current');
+      first.scrollIntoView({ block: 'start' });
+      first.focus({ preventScroll: true });
+    }
     say(statusRegion, state.rows.length
       ? `${count(meta.totalItems, 'member')} match. Page ${meta.page} of ${meta.totalPages}.`
       : 'No member matches these filters.');
@@ -674,7 +702,13 @@ async function start() {
   if (window.location.hash === '#purge-log') {
     selectTab($('tab-purges'));
   }
-  await loadMembers();
+  await loadMembers({ push: false });
 }
+
+// Back and Forward: the address holds the view; show what it says
+window.addEventListener('popstate', () => {
+  readUrl();
+  loadMembers({ push: false });
+});
 
 start();

@@ -371,4 +371,38 @@ class MembersDeskBrowserTest extends WithSignedInApp {
       browser.resize(1280, 900);
     }
   }
+  @Test
+  @Order(9)
+  void theViewLivesInTheAddressBackAndForwardWalkItAndANewPageStartsAtItsFirstRow() {
+    openDeskAsStaff();
+    // a link reproduces a view: every member, two a page
+    browser.go("/admin/members?vote=any&perPage=2");
+    waitForRoster();
+    browser.textIn(By.id("members-status"), "Page 1 of ");
+    assertThat(new Select(browser.find(By.id("f-vote"))).getFirstSelectedOption().getAttribute("value")).isEmpty();
+    assertThat(browser.all(By.cssSelector("#members li.member"))).hasSize(2);
+
+    // Next page: the new page's first row is at the top of the window, with the focus
+    browser.find(By.cssSelector("#members-pager button:last-child")).click();
+    browser.textIn(By.id("members-status"), "Page 2 of ");
+    assertThat(browser.location()).isEqualTo("/admin/members?vote=any&page=2&perPage=2");
+    // at the top of the window, or as near as the page can scroll (two rows make a short page)
+    Object focused = browser.script("const e = document.activeElement; const first ="
+        + " document.querySelector('#members li.member'); const top = first.getBoundingClientRect().top;"
+        + " const end = window.scrollY + window.innerHeight >= document.scrollingElement.scrollHeight - 2;"
+        + " return [e === first, Math.abs(top) <= 2 || (top > 0 && end)];");
+    assertThat(focused).as("the first row has the focus, at the top").isEqualTo(java.util.List.of(true, true));
+
+    // Back and Forward walk the pages; a filter change is a step too
+    browser.driver.navigate().back();
+    browser.textIn(By.id("members-status"), "Page 1 of ");
+    assertThat(browser.location()).isEqualTo("/admin/members?vote=any&perPage=2");
+    browser.driver.navigate().forward();
+    browser.textIn(By.id("members-status"), "Page 2 of ");
+    new Select(browser.find(By.id("f-vote"))).selectByValue("spam");
+    browser.until(d -> browser.location().equals("/admin/members?vote=spam&perPage=2"));
+    browser.driver.navigate().back();
+    browser.textIn(By.id("members-status"), "Page 2 of ");
+    assertThat(new Select(browser.find(By.id("f-vote"))).getFirstSelectedOption().getAttribute("value")).isEmpty();
+  }
 }
