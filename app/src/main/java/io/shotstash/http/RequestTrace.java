@@ -22,10 +22,8 @@ public final class RequestTrace {
 
   private RequestTrace() {}
 
-  /** The first handler of every request. */
+  /** The first handler of every request: with the access log on, times it and logs its line at the end. */
   static void begin(RoutingContext ctx) {
-    String id = UUID.randomUUID().toString();
-    ctx.put(KEY, id);
     if (ACCESS.isInfoEnabled()) {
       long started = System.nanoTime();
       ctx.addEndHandler(done -> access(ctx, started));
@@ -33,10 +31,20 @@ public final class RequestTrace {
     ctx.next();
   }
 
-  /** This request's trace id; a new one for a request the router never saw. */
+  /**
+   * This request's trace id, made the first time something asks (an error answer, a log line), so a
+   * request that needs none costs none; a new one for a request the router never saw.
+   */
   public static String id(RoutingContext ctx) {
-    String id = ctx == null ? null : ctx.get(KEY);
-    return id != null ? id : UUID.randomUUID().toString();
+    if (ctx == null) {
+      return UUID.randomUUID().toString();
+    }
+    String id = ctx.get(KEY);
+    if (id == null) {
+      id = UUID.randomUUID().toString();
+      ctx.put(KEY, id);
+    }
+    return id;
   }
 
   /**
