@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.shotstash.auth.Actor;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,7 +94,15 @@ public final class DomainMetrics {
         .serviceLevelObjectives(COMMIT_BUCKETS).register(REGISTRY).record(took);
   }
 
-  // ---- moderation (counted by the writer, once the commit is in)
+  // ---- moderation (counted by the writer once the commit is in: WritePlan.whenCommitted)
+
+  /** human, agent or system (the scheduled purge): never who. */
+  public static String actorKind(Actor actor) {
+    if (actor instanceof Actor.Agent) {
+      return "agent";
+    }
+    return actor instanceof Actor.Member ? "human" : "system";
+  }
 
   /** A vote was committed. {@code actor}: human, agent. */
   public static void vote(String actor, String verdict) {

@@ -78,6 +78,6 @@ final class AgentPurge {
     }
     return new WritePlan(full.changes(), full.privateWork(), full.message(),
         s -> full.reply().apply(s).put("dryRun", false),
-        full.orphanedBlobs());
+        full.orphanedBlobs(), full.committed());
   }
 }

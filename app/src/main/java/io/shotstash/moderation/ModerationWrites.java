@@ -4,6 +4,7 @@ import io.shotstash.agents.Grants;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
+import io.shotstash.metrics.DomainMetrics;
 import io.shotstash.people.AccountProtection;
 import io.shotstash.people.PersonView;
 import io.shotstash.publicdata.CommitMessage;
@@ -184,7 +185,7 @@ public final class ModerationWrites {
       return new JsonObject().put("person", PersonView.staffJson(p, null))
           .put("vote", ModerationViews.vote(s, vote))
           .put("latestVote", now.latestVote().map(e -> ModerationViews.latestVote(s, e)).orElse(null));
-    });
+    }).whenCommitted(() -> DomainMetrics.vote(DomainMetrics.actorKind(cmd.actor()), verdict));
   }
 
   /** DELETE vote: an agent takes back its own vote (reversal rule); history once a human voted. */
@@ -315,7 +316,7 @@ public final class ModerationWrites {
       WritePlan plan = PurgeWrite.plan(ctx, cmd, target, "scheduled", null,
           "Scheduled purge: every deciding vote was spam for three days", List.of(), List.of(), List.of());
       return new WritePlan(plan.changes(), plan.privateWork(), plan.message(),
-          s -> plan.reply().apply(s).put("purged", true), plan.orphanedBlobs());
+          s -> plan.reply().apply(s).put("purged", true), plan.orphanedBlobs(), plan.committed());
     });
   }
 }

@@ -3,6 +3,7 @@ package io.shotstash.purge;
 import io.shotstash.auth.Ids;
 import io.shotstash.media.Storage;
 import io.shotstash.people.PrivateSql;
+import io.shotstash.metrics.DomainMetrics;
 import io.shotstash.publicdata.CommitMessage;
 import io.shotstash.publicdata.PublicState;
 import io.shotstash.publicdata.RecordChange;
@@ -68,7 +69,8 @@ public final class PurgeWrite {
         .put("purge", purgeRecord == null ? null : SpamPurgeView.json(purgeRecord))
         .put("deleted", deleted))
         // the person's attachments go with them
-        .orphaning(person.avatarKey() == null ? List.of() : List.of(Storage.avatarKey(person.avatarKey())));
+        .orphaning(person.avatarKey() == null ? List.of() : List.of(Storage.avatarKey(person.avatarKey())))
+        .whenCommitted(() -> DomainMetrics.purge(DomainMetrics.actorKind(cmd.actor())));
   }
 
   /** Private rows of a purged person: profile, password, sessions (ended at once) and agent grants. */

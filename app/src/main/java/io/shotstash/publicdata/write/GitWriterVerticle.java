@@ -171,7 +171,7 @@ public final class GitWriterVerticle extends VerticleBase {
             .compose(done -> commitPrivate(tx, done, before))
             .onFailure(err -> tx.rollback()))
         .eventually(conn::close))
-        .map(done -> publish(before, done, command));
+        .map(done -> publish(before, done));
   }
 
   /** What the git step produced: the plan, the new commit (null when nothing changed) and the bytes written. */
@@ -252,10 +252,10 @@ public final class GitWriterVerticle extends VerticleBase {
     return before.commit() == null ? ObjectId.zeroId() : ObjectId.fromString(before.commit());
   }
 
-  private JsonObject publish(PublicState before, Committed done, WriteCommand command) {
+  private JsonObject publish(PublicState before, Committed done) {
     PublicState after = before;
     if (done.commit() != null) {
-      ModerationCounts.committed(command);
+      done.plan().committed().run();
       after = before.apply(done.commit().name(), done.plan().changes());
       holder.set(after);
       vertx.eventBus().publish(Addresses.PUBLICDATA_CHANGED, new JsonObject()
