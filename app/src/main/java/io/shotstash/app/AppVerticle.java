@@ -143,7 +143,7 @@ public final class AppVerticle extends VerticleBase {
       // side by side: none of these needs another to start; the purge sweeper and in-process workers
       // send to the writer and the queue, and HTTP serves only once everything answers
       List<Future<?>> deployed = List.of(
-          vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId)),
+          vertx.deployVerticle(new ReplicaVerticle(holder, loader, codec, nodeId, pool, config.dataBranch())),
           deployWriter(() -> new GitWriterVerticle(pool, holder, loader, git, codec,
               new Attribution(config.noreplyDomain()), handlers, nodeId, storage)),
           vertx.deployVerticle(new QueueListenerVerticle(config.database(), signal)),

@@ -126,6 +126,30 @@ public final class PublicStateLoader {
     return apply(state, head, repository.changedPaths(ObjectId.fromString(state.commit()), head));
   }
 
+  /**
+   * {@code state} moved to {@code target}, the branch fence's recorded head (replicas follow it, not
+   * the branch: docs/public-data.md → The branch fence), reading only the paths that changed. A
+   * state already ahead of it (a commit pushed by hand on top, read at start before the writer took
+   * it in) stays where it is; a target the repository does not have (the fence names another
+   * repository's commit: operations.md → The branch fence) falls back to the branch.
+   */
+  public PublicState catchUpTo(PublicState state, ObjectId target) {
+    if (target.name().equals(state.commit())) {
+      return state;
+    }
+    if (!repository.hasCommit(target)) {
+      return catchUp(state);
+    }
+    if (state.commit() == null) {
+      return apply(PublicState.empty(), target, repository.changedPaths(null, target));
+    }
+    ObjectId at = ObjectId.fromString(state.commit());
+    if (repository.hasCommit(at) && repository.descendsFrom(at, target)) {
+      return state;
+    }
+    return apply(state, target, repository.changedPaths(at, target));
+  }
+
   /** {@code state} with the records at {@code paths} read again at {@code head}. */
   private PublicState apply(PublicState state, ObjectId head, List<String> paths) {
     List<RecordChange> changes = new ArrayList<>();

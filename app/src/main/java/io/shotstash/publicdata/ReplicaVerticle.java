@@ -1,11 +1,13 @@
 package io.shotstash.publicdata;
 
 import io.shotstash.bus.Addresses;
+import io.shotstash.publicdata.write.BranchFence;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +20,11 @@ import org.slf4j.LoggerFactory;
  * {@code publicdata.changed} event names its parent: when the replica is at that parent it applies
  * the event's changes; when it is not (it missed an event, or just joined) it catches up from the
  * repository, reading only the paths that changed; it also catches up once at start and every few
- * seconds when the repository has moved without an event reaching it. The writer's own node is
- * updated by the writer itself, so events from this node are skipped.
+ * seconds when the data has moved without an event reaching it. What it catches up to is the head
+ * the branch fence records in PostgreSQL (docs/public-data.md → The branch fence), not the ref file:
+ * the ref may lag the fence for a moment, or be moved by a writer that woke from a freeze, and the
+ * writer puts it right. The writer's own node is updated by the writer itself, so events from this
+ * node are skipped.
  */
 public final class ReplicaVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicaVerticle.class);
@@ -34,13 +39,19 @@ public final class ReplicaVerticle extends VerticleBase {
   private final PublicStateLoader loader;
   private final TomlCodec codec;
   private final String nodeId;
+  private final SqlClient fenceClient;
+  private final String branch;
   private boolean syncing;
 
-  public ReplicaVerticle(PublicStateHolder holder, PublicStateLoader loader, TomlCodec codec, String nodeId) {
+  /** A replica that follows the branch fence of {@code branch}, read through {@code fenceClient}. */
+  public ReplicaVerticle(PublicStateHolder holder, PublicStateLoader loader, TomlCodec codec, String nodeId,
+      SqlClient fenceClient, String branch) {
     this.holder = holder;
     this.loader = loader;
     this.codec = codec;
     this.nodeId = nodeId;
+    this.fenceClient = Objects.requireNonNull(fenceClient, "fenceClient");
+    this.branch = Objects.requireNonNull(branch, "branch");
   }
 
   /** Listens, then catches up once: a commit made between loading the state and listening has no event left. */
@@ -73,17 +84,23 @@ public final class ReplicaVerticle extends VerticleBase {
     catchUp();
   }
 
-  /** Reads what this replica missed from the repository (blocking, off the event loop, in order). */
+  /**
+   * Reads what this replica missed from the repository, up to the fence's head (blocking, off the
+   * event loop, in order). Before any writer recorded a head, up to the branch's.
+   */
   public Future<PublicState> catchUp() {
-    return vertx.executeBlocking(() -> {
-      PublicState state;
-      PublicState next;
-      do { // an event applied meanwhile is newer than what was read: read again from there
-        state = holder.current();
-        next = loader.catchUp(state);
-      } while (!holder.compareAndSet(state, next));
-      return next;
-    }).onFailure(err -> log.error("the public state replica could not catch up", err));
+    return BranchFence.read(fenceClient, branch)
+        .onFailure(err -> log.warn("the public state replica could not read the recorded head: {}",
+            String.valueOf(err.getMessage())))
+        .compose(head -> vertx.executeBlocking(() -> {
+          PublicState state;
+          PublicState next;
+          do { // an event applied meanwhile is newer than what was read: read again from there
+            state = holder.current();
+            next = head == null ? loader.catchUp(state) : loader.catchUpTo(state, head);
+          } while (!holder.compareAndSet(state, next));
+          return next;
+        }).onFailure(err -> log.error("the public state replica could not catch up", err)));
   }
 
   private List<RecordChange> decode(JsonArray changes) {

@@ -299,8 +299,9 @@ class InstanceIdentityStartTest {
     Config crossed = config(dbB, tmp.resolve("a"));
     refusal(crossed);
     String repositoryId = repositoryId(a);
-    dbB.execute("DELETE FROM instance_identity; INSERT INTO instance_identity (instance_id) VALUES ('"
-        + repositoryId + "')");
+    dbB.execute(
+        "DELETE FROM instance_identity; DELETE FROM public_data_head; INSERT INTO instance_identity (instance_id) VALUES ('"
+            + repositoryId + "')");
     start(crossed);
     assertThat(databaseId(dbB)).isEqualTo(repositoryId);
   }

@@ -213,7 +213,7 @@ class GitWriterTest {
     assertThat(repository.head()).isEqualTo(head);
     assertThat(holder.current()).isSameAs(before);
 
-    // the failure comes at COMMIT (a deferred constraint): git had moved, and moves back
+    // the failure comes at COMMIT (a deferred constraint): the branch moves only after it, so never
     Throwable atCommit = catchThrowable(() -> send("test.commit-fails", "erin").await());
     assertThat(ApiError.from(atCommit)).isNotNull().extracting(ApiError::status).isEqualTo(500);
     assertThat(repository.head()).isEqualTo(head);
@@ -248,7 +248,7 @@ class GitWriterTest {
   @Test
   void aReplicaAppliesEventsAndCatchesUpAfterMissingSome() throws Exception {
     PublicStateHolder other = new PublicStateHolder(loader.loadHead());
-    vertx.deployVerticle(new ReplicaVerticle(other, loader, codec, "node-b")).await();
+    vertx.deployVerticle(new ReplicaVerticle(other, loader, codec, "node-b", pool, "published")).await();
     send("test.put", "hana").await();
     awaitConverged(other);
     assertThat(other.current().personBySlug("hana")).isPresent();

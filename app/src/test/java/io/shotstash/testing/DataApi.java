@@ -107,8 +107,8 @@ public class DataApi extends JsonApi {
   /**
    * Commits records straight into the data repository, behind the app's back (as a hand-made push
    * would), then makes the app catch up: its git writer finds the branch moved on the next write,
-   * answers that write {@code 503 write_conflict} and reloads (unless the replica's periodic
-   * catch-up read the commit first); later writes and reads see the records.
+   * takes the commit in, catches up and answers that write {@code 503 write_conflict} (unless its
+   * idle check of the branch fence took the commit in first); later writes and reads see the records.
    * {@code nudgerToken}/{@code nudgerSlug} name a member whose bio the nudge write changes.
    */
   public void commitBehindTheAppsBack(List<RecordChange> changes, String nudgerToken, String nudgerSlug) {
@@ -127,7 +127,7 @@ public class DataApi extends JsonApi {
     });
     String bio = "nudge " + nudges.incrementAndGet() + " " + UUID.randomUUID();
     HttpResponse<Buffer> nudge = patch("/api/people/" + nudgerSlug, nudgerToken, new JsonObject().put("bio", bio));
-    // The replica's periodic catch-up (every 5 s) may have read the commit first: the nudge then
+    // The writer's idle fence check (every 5 s) may have taken the commit in first: the nudge then
     // lands on top of it. Either way the app ends up holding the repository's head.
     if (nudge.statusCode() != 200) {
       error(nudge, 503, "write_conflict");

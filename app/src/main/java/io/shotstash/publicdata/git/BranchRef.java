@@ -16,17 +16,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One branch, read and moved only by compare-and-set: the writer's fence, since the cluster lock
- * that elects the writer is not one (a frozen writer that wakes up must lose, not overwrite).
+ * One branch, read and moved only by compare-and-set, so that a move never overwrites one it did
+ * not expect. The fence between writers is in PostgreSQL (the git writer's {@code BranchFence}).
  */
 final class BranchRef {
 
   /**
    * A branch lock older than this was left by a writer that died mid-update (an update holds it for
-   * milliseconds). It must also be longer than a writer may be frozen (a GC pause, a stalled VM) and
-   * still wake up to finish its update: breaking a live writer's lock lets it, on waking, move the
-   * branch over commits made meanwhile (ClusterIT froze a writer 12 s and lost an accepted write
-   * with 10 s here). docs/operations.md → When a node dies.
+   * milliseconds), or by one frozen inside an update. Breaking a frozen writer's lock lets it, on
+   * waking, move the branch back over newer commits; that is safe only because the branch is not
+   * the truth: the branch fence in PostgreSQL is, and the git writer puts the branch back where the
+   * fence says (docs/public-data.md → The branch fence). The age only keeps a live update (say, a
+   * push by hand) from being broken.
    */
   static final long STALE_LOCK_MILLIS = 30_000;
   private static final Logger LOG = LoggerFactory.getLogger(BranchRef.class);

@@ -234,6 +234,16 @@ public final class DataRepository implements AutoCloseable {
     }
   }
 
+  /** Whether the repository holds {@code id} as a commit. */
+  public boolean hasCommit(ObjectId id) {
+    return Commits.has(repo, id);
+  }
+
+  /** Whether commit {@code descendant} is {@code ancestor} or has it in its history. */
+  public boolean descendsFrom(ObjectId descendant, ObjectId ancestor) {
+    return Commits.descends(repo, descendant, ancestor);
+  }
+
   /** Closes the repository. */
   @Override
   public void close() {

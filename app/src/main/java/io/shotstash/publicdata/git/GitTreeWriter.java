@@ -70,6 +70,11 @@ public final class GitTreeWriter implements AutoCloseable {
     this.packs = new PackMaintenance(repo, this.branch, repackEvery, fullGcs);
   }
 
+  /** The branch's full name, {@code refs/heads/<branch>}. */
+  public String branch() {
+    return branch.name();
+  }
+
   /** The commit the branch points at, or {@code null} while the branch is unborn. */
   public ObjectId head() {
     return branch.head();
@@ -92,32 +97,83 @@ public final class GitTreeWriter implements AutoCloseable {
   public synchronized CommitResult commit(ObjectId expectedParent, List<PathChange> changes,
       PersonIdent author, String message) {
     ensureOpen();
-    Objects.requireNonNull(author, "author");
-    Objects.requireNonNull(message, "message");
-    TreeSplice splice = new TreeSplice(changes);
     ObjectId actual = head();
     if (!BranchRef.sameId(actual, expectedParent)) {
       return new CommitResult.Conflict(actual); // cheap early exit: write no objects at all
     }
-    try (ObjectInserter inserter = newInserter(changes.size());
-        ObjectReader reader = inserter.newReader();
-        RevWalk walk = new RevWalk(reader)) {
-      ObjectId parent = expectedParent == null ? null : expectedParent.copy();
-      ObjectId parentTree = parent == null ? null : walk.parseCommit(parent).getTree().copy();
-      ObjectId newTree = splice.applyTo(parentTree, reader, inserter);
-      if (BranchRef.sameId(newTree, parentTree == null ? Constants.EMPTY_TREE_ID : parentTree)) {
-        return new CommitResult.NoChange();
-      }
-      ObjectId commit = inserter.insert(commitBuilder(newTree, parent, author, message));
-      inserter.flush();
-      if (!branch.compareAndSet(parent, commit, false, walk, author, "commit: " + firstLine(message))) {
+    ObjectId commit = write(expectedParent, changes, author, message);
+    if (commit == null) {
+      return new CommitResult.NoChange();
+    }
+    try (RevWalk walk = new RevWalk(repo)) {
+      if (!branch.compareAndSet(expectedParent, commit, false, walk, author, "commit: " + firstLine(message))) {
         return new CommitResult.Conflict(head()); // lost the race after the early check
       }
-      packs.committed();
-      return new CommitResult.Committed(commit, parent);
     } catch (IOException e) {
       throw new UncheckedIOException("commit on " + branch.name() + " failed", e);
     }
+    packs.committed();
+    return new CommitResult.Committed(commit, expectedParent);
+  }
+
+  /**
+   * Writes the commit of {@code changes} on top of {@code parent} (its objects, flushed) without
+   * moving the branch: the git writer records it in PostgreSQL first and moves the branch after
+   * ({@link #advance}); see {@code docs/public-data.md} → The branch fence. The rules on changes are
+   * those of {@link #commit}.
+   *
+   * @param parent the commit to build on; {@code null} for a root commit
+   * @return the new commit, or {@code null} if the tree would not change (nothing written)
+   */
+  public synchronized ObjectId write(ObjectId parent, List<PathChange> changes, PersonIdent author,
+      String message) {
+    ensureOpen();
+    Objects.requireNonNull(author, "author");
+    Objects.requireNonNull(message, "message");
+    TreeSplice splice = new TreeSplice(changes);
+    try (ObjectInserter inserter = newInserter(changes.size());
+        ObjectReader reader = inserter.newReader();
+        RevWalk walk = new RevWalk(reader)) {
+      ObjectId parentTree = parent == null ? null : walk.parseCommit(parent).getTree().copy();
+      ObjectId newTree = splice.applyTo(parentTree, reader, inserter);
+      if (BranchRef.sameId(newTree, parentTree == null ? Constants.EMPTY_TREE_ID : parentTree)) {
+        return null;
+      }
+      ObjectId commit = inserter.insert(commitBuilder(newTree, parent == null ? null : parent.copy(), author, message));
+      inserter.flush();
+      return commit;
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing a commit for " + branch.name() + " failed", e);
+    }
+  }
+
+  /**
+   * Moves the branch from {@code parent} to {@code commit}, a commit {@link #write} made on top of
+   * it, if the branch is still at {@code parent} (compare-and-set, fast-forward only).
+   *
+   * @return {@code false} if the branch was elsewhere or its lock was held (nothing moved)
+   */
+  public synchronized boolean advance(ObjectId parent, ObjectId commit, PersonIdent author, String message) {
+    ensureOpen();
+    try (RevWalk walk = new RevWalk(repo)) {
+      boolean moved = branch.compareAndSet(parent, commit, false, walk, author, "commit: " + firstLine(message));
+      if (moved) {
+        packs.committed();
+      }
+      return moved;
+    } catch (IOException e) {
+      throw new UncheckedIOException("moving " + branch.name() + " failed", e);
+    }
+  }
+
+  /** Whether the object database holds {@code id} as a commit. */
+  public synchronized boolean hasCommit(ObjectId id) {
+    return Commits.has(repo, id);
+  }
+
+  /** Whether commit {@code descendant} is {@code ancestor} or has it in its history. */
+  public synchronized boolean descendsFrom(ObjectId descendant, ObjectId ancestor) {
+    return Commits.descends(repo, descendant, ancestor);
   }
 
   /**

@@ -12,7 +12,6 @@ import io.shotstash.publicdata.PublicStateHolder;
 import io.shotstash.publicdata.PublicStateLoader;
 import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.TomlCodec;
-import io.shotstash.publicdata.git.CommitResult;
 import io.shotstash.publicdata.git.GitTreeWriter;
 import io.shotstash.publicdata.git.PathChange;
 import io.vertx.core.Future;
@@ -20,8 +19,9 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Transaction;
+import io.vertx.sqlclient.SqlConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,21 +33,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The write mutex of the public data (ARCHITECTURE.md → The write path). Commands arrive on
- * {@code publicdata.write} and run one at a time, in arrival order:
- * rule → PostgreSQL transaction (private changes) → git commit and compare-and-set of the branch
- * → PostgreSQL commit (on failure the branch moves back) → apply to the node's state → reply →
- * publish {@code publicdata.changed}. The next command's rule sees the previous one's result.
- * JGit runs on a worker thread; the queue keeps the order.
+ * {@code publicdata.write} and run one at a time, in arrival order: PostgreSQL transaction with the
+ * branch fence's row lock ({@link BranchFence}) → rule → private changes → the commit's git objects
+ * → the fence row set to the new commit → PostgreSQL commit → the branch moved → apply to the
+ * node's state → reply → publish {@code publicdata.changed}. The next command's rule sees the
+ * previous one's result. JGit runs on a worker thread; the queue keeps the order. Between commands,
+ * every {@value #FENCE_CHECK_MS} ms, the writer checks the branch against the fence and puts it right.
  */
 public final class GitWriterVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(GitWriterVerticle.class);
   /** Commands waiting beyond this answer 503 at once rather than wait for minutes. */
   private static final int MAX_QUEUED = 10_000;
+  /** How often an idle writer compares the branch with the fence (a hand push is taken in that soon). */
+  static final long FENCE_CHECK_MS = 5_000;
 
   private final Pool pool;
   private final PublicStateHolder holder;
@@ -58,6 +62,11 @@ public final class GitWriterVerticle extends VerticleBase {
   private final Map<String, WriteHandler> handlers;
   private final String nodeId;
   private final Storage storage;
+  private final String branch;
+  private Duration fenceIdleTimeout = BranchFence.DEFAULT_IDLE_TIMEOUT;
+  private BranchFence fence;
+  /** Set when the branch was seen off the fence during a write: the next turn checks it first. */
+  private boolean fenceCheckDue;
   private final Deque<Message<JsonObject>> queue = new ArrayDeque<>();
   private boolean busy;
   private Gauge queueGauge;
@@ -79,24 +88,120 @@ public final class GitWriterVerticle extends VerticleBase {
     this.handlers = Map.copyOf(handlers);
     this.nodeId = nodeId;
     this.storage = storage;
+    this.branch = git.branch();
+  }
+
+  /** How long PostgreSQL lets a write's transaction idle before it ends it (tests shorten it). */
+  public GitWriterVerticle fenceIdleTimeout(Duration timeout) {
+    this.fenceIdleTimeout = timeout;
+    return this;
   }
 
   /**
-   * Catches this node's state up with the repository first (a writer that takes over from a node
-   * that died may have missed its last commits), then takes commands.
+   * Puts the branch and the fence in step and catches this node's state up to the fence first (a
+   * writer that takes over from a node that died may have missed its last commits), then takes
+   * commands.
    */
   @Override
   public Future<?> start() {
-    return vertx.executeBlocking(() -> {
-      PublicState state;
-      PublicState next;
-      do {
-        state = holder.current();
-        next = loader.catchUp(state);
-      } while (!holder.compareAndSet(state, next));
-      return next;
-    }).compose(state -> vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_WRITE, this::enqueue).completion())
+    fence = new BranchFence(vertx, git, branch, fenceIdleTimeout);
+    vertx.setPeriodic(FENCE_CHECK_MS, FENCE_CHECK_MS, id -> {
+      if (!busy && queue.isEmpty()) {
+        fenceCheckDue = true;
+        drain();
+      }
+    });
+    return checkFence()
+        .recover(err -> {
+          if (!(err instanceof FenceBroken)) {
+            return Future.failedFuture(err);
+          }
+          log.error("the data writer takes commands, but every write fails until an operator decides: {}",
+              err.getMessage());
+          return Future.succeededFuture(holder.current());
+        })
+        .compose(state -> vertx.eventBus().<JsonObject>consumer(Addresses.PUBLICDATA_WRITE, this::enqueue).completion())
         .onSuccess(v -> queueGauge = DomainMetrics.writerQueue(queue::size));
+  }
+
+  /**
+   * One transaction holding the fence's row: the branch is put back at the row, or the row takes a
+   * commit pushed by hand on top of it; then this node's state catches up to the row.
+   */
+  private Future<PublicState> checkFence() {
+    return pool.withTransaction(conn -> fence.lock(conn).compose(row -> repair(conn, row)))
+        .compose(head -> vertx.executeBlocking(() -> {
+          PublicState state;
+          PublicState next;
+          do {
+            state = holder.current();
+            next = head == null ? loader.catchUp(state) : loader.catchUpTo(state, head);
+          } while (!holder.compareAndSet(state, next));
+          return next;
+        }));
+  }
+
+  /**
+   * Applies {@link BranchFence#decide}'s repair for {@code row}, the head locked in {@code conn}'s
+   * transaction, and answers the head after it.
+   */
+  private Future<ObjectId> repair(SqlConnection conn, ObjectId row) {
+    return vertx.executeBlocking(() -> {
+      BranchFence.Repair repair = fence.inspect(row);
+      if (repair instanceof BranchFence.Repair.Restore r) {
+        log.warn("the data branch was at {}, not at the recorded head {}: moving it back (a writer that stopped "
+            + "before moving it, or woke from a freeze and finished an old update)", name(r.from()), r.to().name());
+        if (!git.moveBranch(r.from(), r.to())) {
+          throw ApiError.of(503, "write_conflict", "The data changed under this write; try again").toException();
+        }
+      }
+      return repair;
+    }).compose(repair -> {
+      if (repair instanceof BranchFence.Repair.Restore r) {
+        return Future.succeededFuture(r.to());
+      }
+      if (repair instanceof BranchFence.Repair.Adopt a) {
+        if (row != null) {
+          log.warn("the data branch moved from {} to {} on top of the recorded head (pushed by hand): taking it",
+              row.name(), a.ref().name());
+        }
+        return fence.record(conn, a.ref()).map(a.ref());
+      }
+      if (repair instanceof BranchFence.Repair.Broken b) {
+        return Future.failedFuture(new FenceBroken(b.why()));
+      }
+      return Future.succeededFuture(row);
+    });
+  }
+
+  /** The fence names a commit the repository does not have ({@link BranchFence.Repair.Broken}). */
+  private static final class FenceBroken extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    FenceBroken(String why) {
+      super(why);
+    }
+  }
+
+  /**
+   * This writer's state is not at the fence's head (another writer committed meanwhile), or the
+   * branch was pushed on by hand: the command is refused once the writer has caught up.
+   */
+  private static final class Stale extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stale() {
+      super("the data moved under the writer", null, false, false);
+    }
+  }
+
+  /** Whether {@code id} is the commit named {@code commit} (both null: an unborn branch). */
+  private static boolean same(ObjectId id, String commit) {
+    return id == null ? commit == null : id.name().equals(commit);
+  }
+
+  private static String name(ObjectId id) {
+    return id == null ? "nothing (unborn)" : id.name();
   }
 
   @Override
@@ -119,7 +224,22 @@ public final class GitWriterVerticle extends VerticleBase {
 
   /** Runs the next command when none is running. Called on this verticle's event loop only. */
   private void drain() {
-    if (busy || queue.isEmpty()) {
+    if (busy) {
+      return;
+    }
+    if (fenceCheckDue) {
+      busy = true;
+      fenceCheckDue = false;
+      checkFence().onComplete(ar -> {
+        if (ar.failed()) {
+          log.warn("the branch fence check failed: {}", String.valueOf(ar.cause().getMessage()));
+        }
+        busy = false;
+        drain();
+      });
+      return;
+    }
+    if (queue.isEmpty()) {
       return;
     }
     busy = true;
@@ -164,22 +284,82 @@ public final class GitWriterVerticle extends VerticleBase {
     Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     PublicState before = holder.current();
     return pool.getConnection().compose(conn -> conn.begin()
-        .compose(tx -> handler.plan(new WriteContext(before, conn, now), command)
-            .compose(plan -> plan.privateWork().apply(conn).map(plan))
-            .compose(plan -> expired(deadline) ? Future.<Committed>failedFuture(expiredError())
-                : commitToGit(before, plan, command, now))
-            .compose(done -> commitPrivate(tx, done, before))
+        .compose(tx -> withSession(conn, fence.lock(conn)
+            .compose(row -> inStep(conn, before, row))
+            .compose(parent -> handler.plan(new WriteContext(before, conn, now), command)
+                .compose(plan -> plan.privateWork().apply(conn).map(plan))
+                .compose(plan -> expired(deadline) ? Future.<Committed>failedFuture(expiredError())
+                    : writeCommit(parent, plan, command, now)))
+            .compose(done -> done.commit() == null ? Future.succeededFuture(done)
+                : fence.record(conn, done.commit()).map(done)))
+            .compose(done -> tx.commit().map(done))
             .onFailure(err -> tx.rollback()))
         .eventually(conn::close))
+        .recover(this::refuseStale)
+        .compose(this::moveBranch)
         .map(done -> publish(before, done));
   }
 
-  /** What the git step produced: the plan, the new commit (null when nothing changed) and the bytes written. */
-  private record Committed(WritePlan plan, ObjectId commit, List<JsonObject> events) {}
+  /**
+   * {@code work}, done in {@code conn}'s transaction before its commit; if the session ended meanwhile
+   * (PostgreSQL ends a transaction that idles past the fence's limit: this writer stalled), the
+   * refusal says that nothing was committed and the command may be sent again.
+   */
+  private static <T> Future<T> withSession(SqlConnection conn, Future<T> work) {
+    boolean[] ended = {false};
+    conn.closeHandler(v -> ended[0] = true);
+    return work.recover(err -> {
+      if (ended[0] && ApiError.from(err) == null) {
+        log.warn("a write's database session ended before its commit (idle past the branch fence's limit, "
+            + "or the database went away); nothing was committed: {}", String.valueOf(err.getMessage()));
+        return Future.failedFuture(expiredError());
+      }
+      return Future.failedFuture(err);
+    });
+  }
 
-  private Future<Committed> commitToGit(PublicState before, WritePlan plan, WriteCommand command, Instant now) {
+  /**
+   * The parent of this write: the fence's head, once the branch is at it. When this writer's state
+   * is not at the fence (another writer committed meanwhile: this one was frozen or cut off), or the
+   * branch was pushed on by hand, the command is {@link Stale}. A branch merely behind or off the
+   * fence is put back and the write goes on.
+   */
+  private Future<ObjectId> inStep(SqlConnection conn, PublicState before, ObjectId row) {
+    if (!same(row, before.commit())) {
+      log.warn("this writer's state is at {}, the recorded head at {}: catching up", before.commit(), name(row));
+      return Future.failedFuture(new Stale());
+    }
+    return repair(conn, row).compose(head -> same(head, before.commit()) ? Future.succeededFuture(head)
+        : Future.failedFuture(new Stale())); // the row takes the hand push in its own transaction
+  }
+
+  /**
+   * After a {@link Stale} command: refuses it and every command waiting (their senders may have
+   * retried elsewhere), once the fence check has caught this writer up, so the refusal's retry
+   * finds the data as it is.
+   */
+  private Future<Committed> refuseStale(Throwable err) {
+    if (!(err instanceof Stale)) {
+      return Future.failedFuture(err);
+    }
+    refuseWaiting();
+    return checkFence().transform(caughtUp -> {
+      if (caughtUp.failed()) {
+        log.warn("catching up with the branch fence failed: {}", String.valueOf(caughtUp.cause().getMessage()));
+        fenceCheckDue = true;
+      }
+      return Future.failedFuture(conflict());
+    });
+  }
+
+  /** What the git step produced: the plan, the new commit (null when nothing changed) and the bytes written. */
+  private record Committed(WritePlan plan, ObjectId parent, ObjectId commit, List<JsonObject> events,
+      String message, PersonIdent author) {}
+
+  /** The commit's objects, written and flushed; the branch does not move yet. */
+  private Future<Committed> writeCommit(ObjectId parent, WritePlan plan, WriteCommand command, Instant now) {
     if (plan.changes().isEmpty()) {
-      return Future.succeededFuture(new Committed(plan, null, List.of()));
+      return Future.succeededFuture(new Committed(plan, parent, null, List.of(), null, null));
     }
     List<PathChange> paths = new ArrayList<>();
     List<JsonObject> events = new ArrayList<>();
@@ -189,29 +369,35 @@ public final class GitWriterVerticle extends VerticleBase {
       events.add(new JsonObject().put("sheet", c.sheet().sheetName()).put("key", c.key())
           .put("content", bytes == null ? null : new String(bytes, StandardCharsets.UTF_8)));
     }
-    ObjectId parent = before.commit() == null ? null : ObjectId.fromString(before.commit());
     String message = plan.message().render();
+    PersonIdent author = attribution.ident(command.actor(), now);
     long started = System.nanoTime();
-    return vertx.executeBlocking(() -> git.commit(parent, paths, attribution.ident(command.actor(), now), message))
-        .compose(result -> {
-          if (result instanceof CommitResult.Committed c) {
-            DomainMetrics.commit(Duration.ofNanos(System.nanoTime() - started));
-            return Future.succeededFuture(new Committed(plan, c.commit(), events));
+    return vertx.executeBlocking(() -> git.write(parent, paths, author, message)).map(commit -> {
+      if (commit != null) {
+        DomainMetrics.commit(Duration.ofNanos(System.nanoTime() - started));
+      }
+      return commit == null ? new Committed(plan, parent, null, List.of(), null, null)
+          : new Committed(plan, parent, commit, events, message, author);
+    });
+  }
+
+  /**
+   * Moves the branch to a commit the fence already holds. The write is in whatever happens here: if
+   * the branch is not where it was (something moved it in the meantime), the next fence check puts
+   * it right, and until then replicas follow the fence, not the branch.
+   */
+  private Future<Committed> moveBranch(Committed done) {
+    if (done.commit() == null) {
+      return Future.succeededFuture(done);
+    }
+    return vertx.executeBlocking(() -> git.advance(done.parent(), done.commit(), done.author(), done.message()))
+        .transform(moved -> {
+          if (moved.failed() || !moved.result()) {
+            log.warn("the data branch did not move to {} (recorded); the next fence check moves it",
+                done.commit().name(), moved.cause());
+            fenceCheckDue = true;
           }
-          if (result instanceof CommitResult.NoChange) {
-            return Future.succeededFuture(new Committed(plan, null, List.of()));
-          }
-          // Someone else moved the branch (a writer that still believes it holds the lock, or a
-          // hand-made push). Never commit on top blindly: catch up and let the caller retry. The
-          // commands already waiting arrived while this writer's view was just as stale (after a
-          // freeze, their senders may have retried elsewhere): they are refused the same way.
-          log.warn("the data branch moved under the writer; catching up from the repository");
-          return vertx.executeBlocking(() -> loader.catchUp(before))
-              .compose(caughtUp -> {
-                holder.set(caughtUp);
-                refuseWaiting();
-                return Future.failedFuture(conflict());
-              });
+          return Future.succeededFuture(done);
         });
   }
 
@@ -225,31 +411,6 @@ public final class GitWriterVerticle extends VerticleBase {
     while ((waiting = queue.poll()) != null) {
       fail(waiting, conflict());
     }
-  }
-
-  private Future<Committed> commitPrivate(Transaction tx, Committed done, PublicState before) {
-    return tx.commit().map(done).recover(err -> {
-      if (done.commit() == null) {
-        return Future.failedFuture(err);
-      }
-      // The private half failed after the public commit: move the branch back so neither happened.
-      ObjectId parent = parentOf(before);
-      // The caller hears the database's failure whatever happens here: were the move's own failure
-      // (say, a full disk) answered instead, the caller would be told nothing changed.
-      return vertx.executeBlocking(() -> git.moveBranch(done.commit(), parent))
-          .transform(moved -> {
-            if (moved.failed() || !moved.result()) {
-              log.error("could not move the data branch back from {} after a failed database commit",
-                  done.commit().name(), moved.cause());
-            }
-            return Future.failedFuture(err);
-          });
-    });
-  }
-
-  /** The commit the branch moved from (the state the command was checked against, not whatever the holder has now). */
-  private static ObjectId parentOf(PublicState before) {
-    return before.commit() == null ? ObjectId.zeroId() : ObjectId.fromString(before.commit());
   }
 
   private JsonObject publish(PublicState before, Committed done) {
@@ -275,6 +436,18 @@ public final class GitWriterVerticle extends VerticleBase {
     return reply == null ? new JsonObject() : reply;
   }
 
+  /**
+   * The branch fence's row lock not had in time ({@code 55P03}: another writer holds it and has not
+   * been ended yet), as a retryable refusal (nothing was committed).
+   */
+  private static ApiError fenceRefusal(String sqlState) {
+    if ("55P03".equals(sqlState)) {
+      log.warn("a write waited too long for the branch fence's row lock");
+      return ApiError.writerUnavailable(Unavailable.RETRY_AFTER_SECONDS);
+    }
+    return null;
+  }
+
   private void fail(Message<JsonObject> message, Throwable cause) {
     ApiError error = ApiError.from(cause);
     if (error == null && DiskFull.is(cause)) {
@@ -288,6 +461,9 @@ public final class GitWriterVerticle extends VerticleBase {
       }
       log.warn("a write was refused: the data repository's disk is full ({})", root.toString());
       error = ApiError.storageFull();
+    }
+    if (error == null && cause instanceof DatabaseException db) {
+      error = fenceRefusal(db.getSqlState());
     }
     if (error == null) {
       error = Unavailable.of(cause).orElse(null);
