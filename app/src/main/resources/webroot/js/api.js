@@ -84,7 +84,8 @@ export async function gql(query, variables = {}) {
   }
   if (json.errors && json.errors.length) {
     const first = json.errors[0];
-    throw new ApiError(res.status, (first.extensions && first.extensions.code) || 'GRAPHQL', first.message);
+    const ext = first.extensions || {};
+    throw new ApiError(res.status, ext.code || 'GRAPHQL', first.message, ext.fields);
   }
   return json.data;
 }

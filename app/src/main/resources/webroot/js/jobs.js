@@ -1,458 +1,143 @@
-// The jobs view: folders and their files (GraphQL), each file's processed versions and jobs, queueing
-// a kind (enqueueJob) and cancelling (cancelJob) for editors and up, live progress through the
-// jobUpdated subscription, and for administrators the workers (revokeWorker) and GET /api/v1/status.
-// A job is only ever redrawn from a view the server sent, and a view older (lower seq) than the one
-// shown is ignored.
-import { api, ApiError, atLeast, gql } from './api.js';
-import { GraphqlSocket } from './graphql-ws.js';
-import { ago, bytes, confirmDialog, count, h, joined, mountHeader, say, when } from './ui.js';
+// The jobs view (/admin/jobs): four tabs, each drawn by its own module: Dashboard (jobs-dashboard.js,
+// administrators), Jobs (jobs-table.js), Workers (jobs-workers.js, administrators) and Files
+// (jobs-files.js). This module keeps the address: ?tab=…&status=…&kind=…&worker=…&file=…&page=…, so
+// a link reproduces a view; each change of tab, filter or page is a history step, and Back and
+// Forward walk them. Someone who may not use a tab is not shown it, and an address naming it opens
+// their first tab instead.
+import { gql } from './api.js';
+import { mountHeader, say } from './ui.js';
+import { $, isAdmin, problem, session, statusRegion } from './jobs-common.js';
+import { loadDashboard } from './jobs-dashboard.js';
+import { applyJob, connectLive, kindLabel, loadLibrary } from './jobs-files.js';
+import { filtersOfForm, loadJobs } from './jobs-table.js';
+import { loadWorkers } from './jobs-workers.js';
 
-const JOB = 'id fileId kind status state progress attempts maxAttempts error seq createdAt updatedAt finishedAt '
-  + 'outputVersion { id downloadUrl }';
-const VERSION = 'id kind mimeType ext size attempt jobId createdAt downloadUrl';
-const FILE = `id name mimeType size folderId createdAt downloadUrl processedVersions { ${VERSION} } jobs { ${JOB} }`;
-const LIBRARY = `{ me { id slug fullName accountLevel } folders { id name parentId createdAt files { ${FILE} } } }`;
-const WORKER = 'id name version kinds contract registeredAt lastSeenAt revokedAt live activeJobs';
-const FINAL = new Set(['done', 'failed', 'cancelled']);
-const STATE_TEXT = {
-  queued: 'Queued',
-  waiting_for_worker: 'Waiting for a worker',
-  claimed: 'Claimed by a worker',
-  running: 'Running',
-  done: 'Done',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
+const TABS = ['dashboard', 'jobs', 'workers', 'files'];
+const ADMIN_TABS = new Set(['dashboard', 'workers']);
+const FILTERS = ['status', 'kind', 'worker', 'file', 'page'];
+/** While the Dashboard is shown, it is read again this often (the history gains a minute a minute). */
+const DASHBOARD_EVERY_MS = 30000;
 
-const $ = (id) => document.getElementById(id);
-const statusRegion = $('jobs-status');
-const library = $('library');
+let view = null;
+let filesDrawn = false;
 
-const state = {
-  me: null,
-  folders: [],
-  files: new Map(),
-  jobs: new Map(),
-  subscriptions: new Map(),
-  kinds: new Map(),
-};
+const allowed = (tab) => TABS.includes(tab) && (!ADMIN_TABS.has(tab) || isAdmin());
+const visibleTabs = () => TABS.filter(allowed);
 
-const socket = new GraphqlSocket({
-  onReconnect: () => {
-    for (const id of state.subscriptions.keys()) {
-      catchUp(id);
-    }
-  },
-  onStatus: (status) => {
-    const live = $('live');
-    live.textContent = status === 'live' ? 'Live updates: on' : status === 'offline' ? 'Live updates: reconnecting…'
-      : 'Live updates: connecting…';
-    live.className = `badge ${status === 'live' ? 'green' : status === 'offline' ? 'amber' : ''}`;
-  },
-});
-
-const canChange = () => state.me !== null && atLeast(state.me.accountLevel, 'editor');
-const isAdmin = () => state.me !== null && atLeast(state.me.accountLevel, 'administrator');
-
-function problem(e) {
-  if (e instanceof ApiError && e.code === 'UNAUTHENTICATED') {
-    return 'Your session has ended. Sign in again to go on.';
+function readAddress() {
+  const params = new URLSearchParams(window.location.search);
+  const read = { tab: params.get('tab') };
+  for (const key of FILTERS) {
+    read[key] = params.get(key) || '';
   }
-  return e instanceof ApiError ? e.describe() : 'Something went wrong.';
+  if (!allowed(read.tab)) {
+    read.tab = visibleTabs()[0];
+  }
+  return read;
 }
 
-// ---------------------------------------------------------------- jobs
-
-function isNewer(view) {
-  const shown = state.jobs.get(view.id);
-  return !shown || Number(view.seq) > Number(shown.seq);
+function address(of) {
+  const params = new URLSearchParams();
+  params.set('tab', of.tab);
+  for (const key of FILTERS) {
+    if (of[key]) {
+      params.set(key, of[key]);
+    }
+  }
+  return `${window.location.pathname}?${params}`;
 }
 
-/** Shows a job view unless an equal or newer one (by seq) is already shown. Answers whether it did. */
-function applyJob(view) {
-  if (!view || !isNewer(view)) {
-    return false;
-  }
-  const before = state.jobs.get(view.id);
-  state.jobs.set(view.id, view);
-  const file = state.files.get(view.fileId);
-  if (file && !file.jobs.some((j) => j.id === view.id)) {
-    file.jobs.unshift(view);
-  }
-  const el = $(`job-${view.id}`);
-  if (el) {
-    el.replaceWith(jobElement(view));
-  } else if (file) {
-    renderJobs(file);
-  }
-  if (FINAL.has(view.status)) {
-    unsubscribe(view.id);
-    if (view.status === 'done' && (!before || before.status !== 'done')) {
-      refreshFile(view.fileId);
-    }
-    if (!before || !FINAL.has(before.status)) {
-      say(statusRegion, `${view.kind} on ${file ? file.name : 'a file'}: ${STATE_TEXT[view.state] || view.state}.`);
-    }
-  } else {
-    follow(view.id);
-  }
-  return true;
+/** A new view (a history step): the changes applied to the current one. */
+function go(changes, { focusTab = false } = {}) {
+  view = { ...view, ...changes };
+  window.history.pushState(null, '', address(view));
+  show({ focusTab });
 }
 
-function follow(jobId) {
-  if (state.subscriptions.has(jobId)) {
-    return;
+function show({ focusTab = false } = {}) {
+  for (const tab of TABS) {
+    const button = $(`tab-${tab}`);
+    const selected = tab === view.tab;
+    button.hidden = !allowed(tab);
+    button.setAttribute('aria-selected', selected ? 'true' : 'false');
+    button.tabIndex = selected ? 0 : -1;
+    $(`panel-${tab}`).hidden = !selected;
   }
-  const stop = socket.subscribe(`subscription($id: ID!) { jobUpdated(jobId: $id) { ${JOB} } }`, { id: jobId }, {
-    next: (data) => {
-      if (data && data.jobUpdated) {
-        applyJob(data.jobUpdated);
+  if (focusTab) {
+    $(`tab-${view.tab}`).focus();
+  }
+  return load(view.tab, false);
+}
+
+/** Draws a tab: the Files tab once (its jobs then update live) unless forced, the others every time. */
+function load(tab, force) {
+  if (tab === 'dashboard') {
+    return loadDashboard();
+  }
+  if (tab === 'jobs') {
+    return loadJobs(view, go);
+  }
+  if (tab === 'workers') {
+    return loadWorkers();
+  }
+  if (force || !filesDrawn) {
+    filesDrawn = true;
+    return loadLibrary();
+  }
+  return Promise.resolve();
+}
+
+function mountTabs() {
+  for (const tab of TABS) {
+    const button = $(`tab-${tab}`);
+    button.addEventListener('click', () => {
+      if (view.tab !== tab) {
+        go({ tab });
       }
-    },
-    error: () => {
-      state.subscriptions.delete(jobId);
-    },
-    complete: () => {
-      state.subscriptions.delete(jobId);
-    },
-  });
-  state.subscriptions.set(jobId, stop);
-  // changes made before the server started following the job are not sent: read it now and once more
-  catchUp(jobId);
-  window.setTimeout(() => catchUp(jobId), 1000);
-}
-
-function unsubscribe(jobId) {
-  const stop = state.subscriptions.get(jobId);
-  if (stop) {
-    state.subscriptions.delete(jobId);
-    stop();
+    });
+    button.addEventListener('keydown', (event) => {
+      const tabs = visibleTabs();
+      const i = tabs.indexOf(tab);
+      const next = { ArrowRight: tabs[(i + 1) % tabs.length], ArrowLeft: tabs[(i - 1 + tabs.length) % tabs.length],
+        Home: tabs[0], End: tabs[tabs.length - 1] }[event.key];
+      if (next) {
+        event.preventDefault();
+        go({ tab: next }, { focusTab: true });
+      }
+    });
   }
-}
-
-async function catchUp(jobId) {
-  try {
-    const data = await gql(`query($id: ID!) { pipelineJob(id: $id) { ${JOB} } }`, { id: jobId });
-    applyJob(data.pipelineJob);
-  } catch (e) {
-    // the subscription still runs; the next change redraws the job
-  }
-}
-
-function jobElement(job) {
-  const final = FINAL.has(job.status);
-  const stateText = STATE_TEXT[job.state] || job.state;
-  const version = job.outputVersion;
-  return h('li', {
-    class: 'job', id: `job-${job.id}`, 'data-job-id': job.id, 'data-seq': job.seq, 'data-state': job.state,
-    'data-progress': job.progress,
-  },
-  h('div', null,
-    h('span', { class: 'what' }, job.kind), ' ',
-    h('span', { class: ['state', job.state] }, stateText),
-    h('div', { class: 'meta' }, joined([`attempt ${job.attempts} of ${job.maxAttempts}`,
-      ['queued ', when(job.createdAt)], job.finishedAt ? ['ended ', when(job.finishedAt)] : null]))),
-  h('div', { class: 'bar' },
-    h('progress', { max: '100', value: String(job.progress), 'aria-label': `Progress of ${job.kind}` }, `${job.progress}%`),
-    h('span', { class: 'pct', 'aria-hidden': 'true' }, `${job.progress}%`)),
-  h('div', { class: 'actions' },
-    !final && canChange() ? h('button', {
-      type: 'button', class: 'secondary cancel', 'aria-label': `Cancel ${job.kind}`, onclick: (e) => cancel(job, e.target),
-    }, 'Cancel') : null,
-    job.status === 'done' && version ? h('a', { href: version.downloadUrl, download: '', class: 'download' }, 'Download') : null),
-  job.error ? h('p', { class: 'error-text' }, `Error: ${job.error}`) : null);
-}
-
-async function cancel(job, button) {
-  button.disabled = true;
-  try {
-    const data = await gql('mutation($id: ID!) { cancelJob(id: $id) { ' + JOB + ' } }', { id: job.id });
-    applyJob(data.cancelJob);
-  } catch (e) {
-    say(statusRegion, `Could not cancel ${job.kind}: ${problem(e)}`, 'error');
-    button.disabled = false;
-    catchUp(job.id);
-  }
-}
-
-// ---------------------------------------------------------------- files
-
-function renderJobs(file) {
-  const holder = $(`file-${file.id}-jobs`);
-  if (!holder) {
-    return;
-  }
-  const jobs = file.jobs.map((j) => state.jobs.get(j.id) || j);
-  holder.replaceChildren(jobs.length ? h('ul', null, jobs.map(jobElement)) : h('p', { class: 'empty' }, 'No jobs yet.'));
-}
-
-function versionsElement(file) {
-  const versions = file.processedVersions || [];
-  if (!versions.length) {
-    return h('p', { class: 'empty' }, 'No processed versions yet.');
-  }
-  return h('ul', null, versions.map((v) => h('li', { class: 'version', 'data-version-id': v.id },
-    h('a', { href: v.downloadUrl, download: '' }, `${v.kind} (.${v.ext})`), ' · ',
-    joined([v.mimeType, bytes(v.size), ['made ', when(v.createdAt)]]))));
-}
-
-/** A kind as the select shows it: whether a worker serves it now, served it once, or never did. */
-export function kindLabel(k) {
-  if (k.live) {
-    return k.name;
-  }
-  // an <option> holds text only: the time as words ("3 hours ago"), not a <time> element
-  return k.workerSeenAt ? `${k.name} (no live worker, last seen ${ago(k.workerSeenAt)})` : `${k.name} (no live worker yet)`;
-}
-
-/** Whether the file already has a processed version of this kind (queueing it again makes another). */
-function hasVersionOf(file, kind) {
-  return (file.processedVersions || []).some((v) => v.kind === kind);
-}
-
-function enqueueForm(file) {
-  if (!canChange()) {
-    return null;
-  }
-  const kinds = state.kinds.get(file.id);
-  if (kinds && !kinds.length) {
-    return h('p', { class: 'empty no-kind' }, 'No kind of processing applies to this type of file.');
-  }
-  const selectId = `kind-${file.id}`;
-  const select = h('select', { id: selectId, name: 'kind', class: 'kind' },
-    (kinds || []).map((k) => h('option', { value: k.name }, kindLabel(k))));
-  const button = h('button', { type: 'submit', class: 'queue', disabled: !kinds }, 'Queue');
-  const form = h('form', { class: 'enqueue', 'aria-label': `Queue a job for ${file.name}` },
-    h('div', { class: 'field' }, h('label', { for: selectId }, 'Process as'), select),
-    button);
-  form.addEventListener('submit', async (event) => {
+  $('job-filters').addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!select.value) {
-      return;
-    }
-    const current = state.files.get(file.id) || file;
-    if (hasVersionOf(current, select.value)) {
-      $('again-name').textContent = file.name;
-      $('again-kind').textContent = select.value;
-      if (await confirmDialog($('again-dialog')) === null) {
-        say(statusRegion, `Not queued: ${file.name} keeps its ${select.value} version.`);
-        return;
-      }
-    }
-    button.disabled = true;
-    try {
-      const data = await gql(`mutation($f: ID!, $k: String!) { enqueueJob(fileId: $f, kind: $k) { ${JOB} } }`,
-        { f: file.id, k: select.value });
-      const job = data.enqueueJob;
-      applyJob(job);
-      follow(job.id);
-      say(statusRegion, `Queued ${job.kind} for ${file.name}.`);
-    } catch (e) {
-      say(statusRegion, `Could not queue ${select.value}: ${problem(e)}`, 'error');
-    } finally {
-      button.disabled = false;
-    }
+    go({ ...filtersOfForm(), tab: 'jobs' });
   });
-  return form;
-}
-
-function fileElement(file) {
-  return h('article', { class: 'file', id: `file-${file.id}`, 'data-file-id': file.id, 'aria-labelledby': `file-${file.id}-name` },
-    h('h3', { id: `file-${file.id}-name` }, file.name),
-    h('p', { class: 'meta' }, joined([file.mimeType, bytes(file.size), ['added ', when(file.createdAt)],
-      h('a', { href: file.downloadUrl, download: '' }, 'Original')])),
-    h('p', { class: 'sub' }, 'Processed versions'),
-    h('div', { id: `file-${file.id}-versions` }, versionsElement(file)),
-    h('p', { class: 'sub' }, 'Jobs'),
-    h('div', { id: `file-${file.id}-jobs` }),
-    enqueueForm(file));
-}
-
-/** Reads one file again (after a job finished) and redraws it; newer job views already shown stay. */
-async function refreshFile(fileId) {
-  try {
-    const data = await gql(`query($id: ID!) { file(id: $id) { ${FILE} } }`, { id: fileId });
-    const file = data.file;
-    if (!file) {
-      return;
-    }
-    state.files.set(file.id, file);
-    for (const job of file.jobs) {
-      if (isNewer(job)) {
-        state.jobs.set(job.id, job);
-      }
-    }
-    const el = $(`file-${file.id}`);
-    if (el) {
-      el.replaceWith(fileElement(file));
-      renderJobs(file);
-    }
-  } catch (e) {
-    say(statusRegion, `Could not read the file again: ${problem(e)}`, 'error');
-  }
-}
-
-// ---------------------------------------------------------------- the library
-
-function folderElement(folder, children) {
-  const files = folder.files || [];
-  const body = h('div', { class: 'folder-body' },
-    files.length ? files.map(fileElement) : h('p', { class: 'empty' }, 'No files in this folder.'),
-    children.map((c) => folderElement(c, childrenOf(c.id))));
-  return h('details', { class: 'folder', open: true, 'data-folder-id': folder.id },
-    h('summary', null, `${folder.name} (${count(files.length, 'file')})`), body);
-}
-
-function childrenOf(id) {
-  return state.folders.filter((f) => f.parentId === id);
-}
-
-function renderLibrary() {
-  const ids = new Set(state.folders.map((f) => f.id));
-  const roots = state.folders.filter((f) => !f.parentId || !ids.has(f.parentId));
-  library.replaceChildren(...(roots.length ? roots.map((f) => folderElement(f, childrenOf(f.id)))
-    : [h('p', { class: 'empty' }, 'No folders yet.')]));
-  for (const file of state.files.values()) {
-    renderJobs(file);
-  }
-}
-
-async function loadKinds() {
-  const files = [...state.files.values()];
-  if (!canChange() || !files.length) {
-    return;
-  }
-  const params = files.map((f, i) => `$f${i}: ID!`).join(', ');
-  const fields = files.map((f, i) => `k${i}: availableKinds(fileId: $f${i}) { name live builtin workerSeenAt }`)
-    .join(' ');
-  const variables = {};
-  files.forEach((f, i) => {
-    variables[`f${i}`] = f.id;
+  $('filter-clear').addEventListener('click', () => go({ status: '', kind: '', worker: '', file: '', page: '' }));
+  window.addEventListener('popstate', () => {
+    view = readAddress();
+    show();
   });
+  $('refresh').addEventListener('click', () => load(view.tab, true));
+  window.setInterval(() => {
+    if (view.tab === 'dashboard' && !document.hidden) {
+      loadDashboard();
+    }
+  }, DASHBOARD_EVERY_MS);
+}
+
+async function start() {
   try {
-    const data = await gql(`query(${params}) { ${fields} }`, variables);
-    files.forEach((f, i) => state.kinds.set(f.id, data[`k${i}`] || []));
+    session.me = (await gql('{ me { id slug fullName accountLevel } }')).me;
   } catch (e) {
-    say(statusRegion, `Could not read which kinds apply: ${problem(e)}`, 'error');
+    say(statusRegion(), problem(e), 'error');
     return;
   }
-  for (const f of files) {
-    const el = $(`file-${f.id}`);
-    const old = el && el.querySelector('form.enqueue');
-    const fresh = enqueueForm(f);
-    if (old && fresh) {
-      old.replaceWith(fresh);
-    }
-  }
+  mountHeader(session.me);
+  view = readAddress();
+  mountTabs();
+  connectLive();
+  show();
 }
 
-async function loadLibrary() {
-  say(statusRegion, 'Loading the library…');
-  try {
-    const data = await gql(LIBRARY);
-    state.me = data.me;
-    state.folders = data.folders;
-    state.files.clear();
-    for (const folder of data.folders) {
-      for (const file of folder.files || []) {
-        state.files.set(file.id, file);
-        for (const job of file.jobs) {
-          if (isNewer(job)) {
-            state.jobs.set(job.id, job);
-          }
-        }
-      }
-    }
-    renderLibrary();
-    for (const job of state.jobs.values()) {
-      if (!FINAL.has(job.status) && state.files.has(job.fileId)) {
-        follow(job.id);
-      }
-    }
-    $('library-note').textContent = canChange() ? ''
-      : 'You can look and download. Queueing and cancelling jobs needs the editor level.';
-    say(statusRegion, `${count(state.folders.length, 'folder')}, ${count(state.files.size, 'file')}.`);
-    await loadKinds();
-  } catch (e) {
-    say(statusRegion, problem(e), 'error');
-  }
-}
+start();
 
-// ---------------------------------------------------------------- administrators
-
-function workerElement(w) {
-  return h('li', { class: 'worker', id: `worker-${w.id}`, 'data-worker-id': w.id },
-    h('span', { class: 'name' }, w.name),
-    h('span', { class: ['badge', w.revokedAt ? 'red' : w.live ? 'green' : ''] },
-      w.revokedAt ? 'Revoked' : w.live ? 'Live' : 'Not seen lately'),
-    h('span', { class: 'meta' }, joined([`v${w.version}`, `contract ${w.contract}`, w.kinds.join(', '),
-      count(w.activeJobs, 'open job'), ['registered ', when(w.registeredAt)],
-      w.lastSeenAt ? ['seen ', when(w.lastSeenAt)] : 'never seen', w.revokedAt ? ['revoked ', when(w.revokedAt)] : null])),
-    h('span', { class: 'actions' }, w.revokedAt ? null : h('button', {
-      type: 'button', class: 'danger revoke', 'aria-label': `Revoke ${w.name}`, onclick: () => revoke(w),
-    }, 'Revoke')));
-}
-
-async function revoke(worker) {
-  $('revoke-name').textContent = worker.name;
-  const answer = await confirmDialog($('revoke-dialog'));
-  if (answer === null) {
-    return;
-  }
-  try {
-    const data = await gql(`mutation($id: ID!) { revokeWorker(id: $id) { ${WORKER} } }`, { id: worker.id });
-    const el = $(`worker-${worker.id}`);
-    if (el) {
-      el.replaceWith(workerElement(data.revokeWorker));
-    }
-    say(statusRegion, `${worker.name} is revoked.`);
-    loadStatus();
-  } catch (e) {
-    say(statusRegion, `Could not revoke ${worker.name}: ${problem(e)}`, 'error');
-  }
-}
-
-async function loadStatus() {
-  try {
-    const s = (await api('/api/v1/status')).data;
-    const figures = [['Live workers', s.liveWorkers], ['Queued jobs', s.queuedJobs]];
-    for (const [name, n] of Object.entries(s.jobsByStatus || {})) {
-      figures.push([`Jobs ${name}`, n]);
-    }
-    $('figures').replaceChildren(...figures.map(([name, n]) => h('div', null, h('dt', null, name), h('dd', null, n))));
-  } catch (e) {
-    say(statusRegion, `Could not read the pipeline status: ${problem(e)}`, 'error');
-  }
-}
-
-async function loadPipeline() {
-  if (!isAdmin()) {
-    $('pipeline').hidden = true;
-    return;
-  }
-  $('pipeline').hidden = false;
-  await loadStatus();
-  try {
-    const data = await gql(`{ pipelineWorkers { ${WORKER} } }`);
-    const workers = data.pipelineWorkers;
-    $('workers').replaceChildren(...(workers.length ? workers.map(workerElement)
-      : [h('li', { class: 'empty' }, 'No worker has registered yet.')]));
-  } catch (e) {
-    say(statusRegion, `Could not read the workers: ${problem(e)}`, 'error');
-  }
-}
-
-// ---------------------------------------------------------------- start
-
-async function refresh() {
-  await loadLibrary();
-  mountHeader(state.me);
-  await loadPipeline();
-}
-
-$('refresh').addEventListener('click', () => refresh());
-socket.connect();
-refresh();
-
-// for the browser tests: the ordering rule, applied to a view they make up
-export { applyJob };
+// for the browser tests: the ordering rule of the Files tab, applied to a view they make up
+export { applyJob, kindLabel };

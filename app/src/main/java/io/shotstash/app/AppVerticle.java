@@ -20,6 +20,7 @@ import io.shotstash.moderation.PurgeSweeperVerticle;
 import io.shotstash.people.Sessions;
 import io.shotstash.pipeline.JobQueueVerticle;
 import io.shotstash.pipeline.LeaseSweeperVerticle;
+import io.shotstash.pipeline.MinuteSampler;
 import io.shotstash.pipeline.QueueGauges;
 import io.shotstash.pipeline.QueueListenerVerticle;
 import io.shotstash.pipeline.QueueLoops;
@@ -152,6 +153,7 @@ public final class AppVerticle extends VerticleBase {
           vertx.deployVerticle(
               new LeaseSweeperVerticle(pool, storage, pipeline.leaseSeconds(), pipeline.sweepSeconds())),
           vertx.deployVerticle(new QueueGauges(pool, Metrics.registry(), pipeline.leaseSeconds())),
+          vertx.deployVerticle(new MinuteSampler(pool)),
           vertx.deployVerticle(new ModerationVerticle(pool, holder,
               new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
               config.dataBranch())));

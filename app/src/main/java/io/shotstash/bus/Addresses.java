@@ -28,6 +28,9 @@ public final class Addresses {
   /** Triggers one sweep now (tests and operators); replies with what it did. */
   public static final String PIPELINE_SWEEP = "pipeline.sweep";
 
+  /** Samples the jobs dashboard's previous minute now, if no node has (tests, operators); replies {@code {written}}. */
+  public static final String PIPELINE_MINUTES_SAMPLE = "pipeline.minutes.sample";
+
   /** The media library: folders, files, versions, trash. */
   public static final String MEDIA_LIBRARY = "media.library";
 

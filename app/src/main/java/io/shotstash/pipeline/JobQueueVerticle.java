@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  * {@link WorkerRegistry} (register, authenticate, heartbeat, revoke, the worker list),
  * {@link Claims} ({@code jobs/next}) and {@link JobCalls} (the calls about one job), which batch
  * the worker calls ({@link Batcher}: the calls that arrive while a statement is in flight go out
- * together as the next one), and {@link JobQueries} (what people do and read).
+ * together as the next one), {@link JobQueries} (what people do and read) and {@link DashboardQueries}
+ * (what the jobs dashboard reads).
  *
  * <p>The node runs {@code SHOTSTASH_PIPELINE_QUEUE_INSTANCES} instances (one by default), each on an
  * event loop of its own ({@link QueueLoops}). Each serves the shared address and a node-local one
@@ -70,6 +71,7 @@ public final class JobQueueVerticle extends VerticleBase {
     calls = new JobCalls(pool, asyncCommits, events);
     WorkerRegistry registry = new WorkerRegistry(vertx, pool, asyncCommits, workers, leaseSeconds, heartbeatSeconds);
     JobQueries queries = new JobQueries(pool, events, leaseSeconds);
+    DashboardQueries dashboard = new DashboardQueries(pool, leaseSeconds);
     vertx.eventBus().<JsonObject>consumer(Addresses.PIPELINE_WORKERS_CHANGED, m -> workers.changed(m.body()));
     Thread loop = Thread.currentThread(); // start runs on this instance's event loop
     localAddress = QueueLoops.localAddress(loop);
@@ -93,7 +95,10 @@ public final class JobQueueVerticle extends VerticleBase {
         .on(QueueActions.KINDS, queries::kinds)
         .on(QueueActions.WORKERS, registry::listWorkers)
         .on(QueueActions.REVOKE, registry::revoke)
-        .on(QueueActions.STATUS, queries::status);
+        .on(QueueActions.STATUS, queries::status)
+        .on(QueueActions.JOB_COUNTS, dashboard::counts)
+        .on(QueueActions.LAST_HOUR, dashboard::lastHour)
+        .on(QueueActions.JOB_LIST, dashboard::jobs);
     return Future.all(actions.register(vertx), actions.registerLocal(vertx, localAddress))
         .onSuccess(v -> loops.register(loop, localAddress));
   }

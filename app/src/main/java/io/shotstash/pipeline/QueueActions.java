@@ -48,4 +48,10 @@ public final class QueueActions {
   public static final String REVOKE = "revoke";
   /** {} → {liveWorkers, queuedJobs, jobsByStatus}. */
   public static final String STATUS = "status";
+  /** {} → {counts: [{status, count}]}, every status (the jobs dashboard). */
+  public static final String JOB_COUNTS = "job-counts";
+  /** {} → {minutes}: the last hour, per minute, oldest first (the jobs dashboard). */
+  public static final String LAST_HOUR = "last-hour";
+  /** {status?, kind?, worker?, fileName?, page?, perPage?} → {jobs, page, perPage, total} (the jobs table). */
+  public static final String JOB_LIST = "job-list";
 }

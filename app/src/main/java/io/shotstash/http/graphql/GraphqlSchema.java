@@ -57,7 +57,10 @@ final class GraphqlSchema {
             .dataFetcher("pipelineJob", pipeline.pipelineJob())
             .dataFetcher("availableKinds", pipeline.availableKinds())
             .dataFetcher("pipelineWorkers", pipeline.pipelineWorkers())
-            .dataFetcher("pipelineKinds", pipeline.pipelineKinds()))
+            .dataFetcher("pipelineKinds", pipeline.pipelineKinds())
+            .dataFetcher("pipelineJobCounts", pipeline.pipelineJobCounts())
+            .dataFetcher("pipelineMinutes", pipeline.pipelineMinutes())
+            .dataFetcher("pipelineJobs", pipeline.pipelineJobs()))
         .type("Mutation", t -> t
             .dataFetcher("createFolder", library.createFolder())
             .dataFetcher("trashFile", library.trashFile())

@@ -53,6 +53,35 @@ final class PipelineFetchers {
     };
   }
 
+  /** The jobs dashboard's figures: administrators, as the status figures and the workers. */
+  DataFetcher<CompletionStage<JsonArray>> pipelineJobCounts() {
+    return env -> {
+      GraphqlAuth.atLeast(env, AccountLevel.ADMINISTRATOR);
+      return bus.queue(QueueActions.JOB_COUNTS, new JsonObject()).map(r -> r.getJsonArray("counts"))
+          .toCompletionStage();
+    };
+  }
+
+  DataFetcher<CompletionStage<JsonArray>> pipelineMinutes() {
+    return env -> {
+      GraphqlAuth.atLeast(env, AccountLevel.ADMINISTRATOR);
+      return bus.queue(QueueActions.LAST_HOUR, new JsonObject()).map(r -> r.getJsonArray("minutes"))
+          .toCompletionStage();
+    };
+  }
+
+  /** The jobs table: any signed-in person, who can already read every file's jobs. */
+  DataFetcher<CompletionStage<JsonObject>> pipelineJobs() {
+    return env -> {
+      GraphqlAuth.member(env);
+      JsonObject msg = new JsonObject().put("status", env.<String>getArgument("status"))
+          .put("kind", env.<String>getArgument("kind")).put("worker", env.<String>getArgument("worker"))
+          .put("fileName", env.<String>getArgument("fileName")).put("page", env.<Integer>getArgument("page"))
+          .put("perPage", env.<Integer>getArgument("perPage"));
+      return bus.queue(QueueActions.JOB_LIST, msg).toCompletionStage();
+    };
+  }
+
   /** PipelineJob.outputVersion: the processed version of a done job, read from its file. */
   DataFetcher<Object> outputVersion() {
     return env -> {

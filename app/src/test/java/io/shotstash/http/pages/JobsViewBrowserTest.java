@@ -29,7 +29,8 @@ import org.openqa.selenium.support.ui.Select;
  * The jobs view in a real headless Chromium against the whole app: an editor queues a job on a seeded
  * file and watches its progress bar move as a test worker reports 10, 50 and 100 over the worker
  * contract (the page hears it through the jobUpdated subscription), then downloads the processed
- * version; an administrator sees the workers and the status figures and revokes a worker.
+ * version; an administrator sees the workers and the status figures and revokes a worker. The file
+ * tree is the view's Files tab, the figures its Dashboard tab and the workers its Workers tab.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class JobsViewBrowserTest extends WithSignedInApp {
@@ -134,6 +135,7 @@ class JobsViewBrowserTest extends WithSignedInApp {
   @Order(2)
   void anEditorQueuesAJobWatchesItsProgressAndDownloadsTheVersion() throws IOException {
     browser.signIn("eddie", EDITOR_PASSWORD, "/admin/jobs");
+    browser.go("/admin/jobs?tab=files"); // the file tree is the Files tab
     browser.visible(By.id("file-" + videoId));
     browser.textIn(By.id("who"), "Signed in as Person eddie (@eddie, editor)");
     assertThat(browser.text(By.cssSelector("#file-" + videoId + " h3"))).isEqualTo("interview.mp4");
@@ -208,7 +210,7 @@ class JobsViewBrowserTest extends WithSignedInApp {
   @Test
   @Order(3)
   void anEditorCancelsAJob() {
-    browser.go("/admin/jobs");
+    browser.go("/admin/jobs?tab=files");
     browser.visible(By.id("file-" + notesId));
     assertThat(transcriber.heartbeat().status()).isEqualTo(200);
     String jobId = queue(notesId, "acme/transcript");
@@ -219,8 +221,9 @@ class JobsViewBrowserTest extends WithSignedInApp {
     JsonObject seen =
         gql(editor, "query($id: ID!) { pipelineJob(id: $id) { status } }", new JsonObject().put("id", jobId));
     assertThat(seen.getJsonObject("pipelineJob").getString("status")).isEqualTo("cancelled");
-    // an editor is not shown the pipeline's workers
-    assertThat(browser.find(By.id("pipeline")).isDisplayed()).isFalse();
+    // an editor is not shown the pipeline's workers (nor the dashboard with its figures)
+    assertThat(browser.find(By.id("tab-workers")).isDisplayed()).isFalse();
+    assertThat(browser.find(By.id("tab-dashboard")).isDisplayed()).isFalse();
   }
 
   @Test
@@ -229,11 +232,13 @@ class JobsViewBrowserTest extends WithSignedInApp {
     browser.go("/admin/jobs");
     browser.signOut();
     browser.signIn("ada", TestApp.ADMIN_PASSWORD, "/admin/jobs");
-    browser.visible(By.id("pipeline"));
+    // the figures are the Dashboard tab's (one card each: "Queued jobs" was the same figure as "Jobs queued")
+    browser.visible(By.id("panel-dashboard"));
     browser.textIn(By.id("figures"), "Live workers");
-    assertThat(browser.text(By.id("figures"))).contains("Queued jobs", "Jobs done\n1", "Jobs cancelled\n1");
+    assertThat(browser.text(By.id("figures"))).contains("Jobs queued", "Jobs done\n1", "Jobs cancelled\n1");
+    browser.go("/admin/jobs?tab=workers"); // the workers are the Workers tab
     browser.textIn(By.id("workers"), "old-transcriber");
-    assertThat(browser.text(By.id("pipeline"))).contains("test-proxy", PROXY, "acme/transcript");
+    assertThat(browser.text(By.id("panel-workers"))).contains("test-proxy", PROXY, "acme/transcript");
 
     String transcriberId = transcriber.workerId();
     browser.find(By.cssSelector("#worker-" + transcriberId + " button.revoke")).click();
@@ -249,7 +254,7 @@ class JobsViewBrowserTest extends WithSignedInApp {
   @Test
   @Order(5)
   void aKindWhoseWorkerWentAwaySaysWhenItWasSeenAndQueueingAKindAgainAsksFirst() {
-    browser.go("/admin/jobs");
+    browser.go("/admin/jobs?tab=files");
     // the transcriber was revoked above: its kind was served once, so the page says when
     By transcript = By.cssSelector("#kind-" + notesId + " option[value='acme/transcript']");
     browser.until(d -> !d.findElements(transcript).isEmpty());
@@ -277,8 +282,10 @@ class JobsViewBrowserTest extends WithSignedInApp {
   void theJobsViewWorksAt360PixelsWide() {
     browser.resize(360, 800);
     try {
-      browser.go("/admin/jobs");
+      browser.go("/admin/jobs?tab=files");
       browser.visible(By.id("file-" + videoId));
+      assertThat(browser.overflowsSideways()).as("nothing scrolls sideways at 360 px").isFalse();
+      browser.go("/admin/jobs?tab=workers");
       browser.textIn(By.id("workers"), "test-proxy");
       assertThat(browser.overflowsSideways()).as("nothing scrolls sideways at 360 px").isFalse();
       browser.screenshot("jobs-view-360");

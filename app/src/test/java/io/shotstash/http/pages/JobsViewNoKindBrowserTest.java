@@ -42,6 +42,7 @@ class JobsViewNoKindBrowserTest extends WithSignedInApp {
   @Test
   void aFileNoKindAppliesToGetsASentenceNotAnEmptySelect() {
     browser.signIn("ada", TestApp.ADMIN_PASSWORD, "/admin/jobs");
+    browser.go("/admin/jobs?tab=files"); // the file tree is the Files tab
     By sentence = By.cssSelector("#file-" + notesId + " .no-kind");
     browser.textIn(sentence, "No kind of processing applies to this type of file.");
     assertThat(browser.all(By.id("kind-" + notesId))).isEmpty();
