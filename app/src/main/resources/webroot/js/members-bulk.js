@@ -69,6 +69,10 @@ export function mountBulk(desk) {
 
   desk.select = (slug, on, { fromKey = false } = {}) => {
     const row = state.rows.find((r) => r.slug === slug);
+    if (state.mode !== 'table' && fromKey) {
+      desk.say('Rows are selected in the table: choose View: Table.');
+      return;
+    }
     if (state.mode !== 'table' || state.bulkRunning || !row) {
       return;
     }

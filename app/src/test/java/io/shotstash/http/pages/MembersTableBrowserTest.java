@@ -210,6 +210,13 @@ class MembersTableBrowserTest extends WithSignedInApp {
     assertThat(browser.headingOrderProblems()).as("heading order, a table detail open").isEmpty();
     browser.keys(Keys.ENTER);
     browser.until(d -> !browser.find(By.id("m-" + second + "-detail")).isDisplayed());
+
+    // a row's quick Not spam votes at once, and the row is drawn again from the server's answer
+    browser.find(By.cssSelector("#m-zoe-martin .vote-legit")).click();
+    browser.textIn(By.cssSelector("#m-zoe-martin .col-vote"), "Not spam · Sam Staff");
+    browser.textIn(By.id("members-status"), "Zoe Martin: not spam vote saved.");
+    assertThat(browser.find(By.cssSelector("#m-zoe-martin .change")).isDisplayed()).isTrue();
+    assertThat(member("zoe-martin").getJsonObject("latestVote").getString("verdict")).isEqualTo("legit");
   }
 
   @Test
