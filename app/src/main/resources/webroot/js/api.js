@@ -8,6 +8,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
     this.fields = fields || null;
+    this.retryAfter = null;
   }
 
   /** The message with the field problems, for people. */
@@ -61,12 +62,14 @@ export async function api(path, { method = 'GET', query, body } = {}) {
   const json = await readJson(res);
   if (!res.ok || !json || json.success !== true) {
     const error = json && json.error;
-    if (res.status === 429) {
-      const wait = res.headers.get('Retry-After');
-      throw new ApiError(429, 'rate_limited', `Too many changes at once. Try again in ${wait || 'a few'} seconds.`);
-    }
-    throw new ApiError(res.status, (error && error.code) || `http_${res.status}`,
-      (error && error.message) || `The server answered ${res.status}.`, error && error.fields);
+    const wait = res.headers.get('Retry-After');
+    const refusal = res.status === 429
+      ? new ApiError(429, 'rate_limited', `Too many changes at once. Try again in ${wait || 'a few'} seconds.`)
+      : new ApiError(res.status, (error && error.code) || `http_${res.status}`,
+        (error && error.message) || `The server answered ${res.status}.`, error && error.fields);
+    // whole seconds to wait before trying again (a 429 or 503 says), or null
+    refusal.retryAfter = wait && /^\d+$/.test(wait) ? Number(wait) : null;
+    throw refusal;
   }
   return json;
 }

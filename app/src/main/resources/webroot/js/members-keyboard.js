@@ -1,16 +1,18 @@
 // The members desk's keyboard: j and k move the current row, Enter opens or closes its detail, s and
-// n vote on it; a click or Tab into a row makes it the current one. Keys act only while the roster
-// is on screen and nobody is typing.
+// n vote on it, x selects it (the table); a click or Tab into a row makes it the current one. The
+// same keys work on the cards and on the table's rows. Keys act only while the roster is on screen
+// and nobody is typing.
 import { typing } from './ui.js';
 
 /**
  * Listens for the desk's keys. desk:
  *   state       the desk's state: rows, and current (the index of the current row, -1 for none)
- *   list        the roster's list element
+ *   list        the element holding the rows (the cards' list and the table)
  *   rowId(slug) the id of a row's element
  *   visible()   whether the roster is on screen
  *   toggle(slug)        Enter: open or close the row's detail
  *   voteKey(row, key)   s or n on the current row
+ *   selectKey(row)      x on the current row
  *   noRow()             s or n with no current row
  */
 export function mountKeyboard(desk) {
@@ -43,7 +45,10 @@ export function mountKeyboard(desk) {
   }
 
   document.addEventListener('keydown', (event) => {
-    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typing(event) || !desk.visible()) {
+    // a row's selection box is no place to type: the keys go on working there
+    const onPick = event.target instanceof Element && event.target.matches('input.pick');
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || (typing(event) && !onPick)
+      || !desk.visible()) {
       return;
     }
     const row = state.rows[state.current];
@@ -63,6 +68,12 @@ export function mountKeyboard(desk) {
           desk.toggle(row.slug);
         }
         break;
+      case 'x':
+        if (row) {
+          event.preventDefault();
+          desk.selectKey(row);
+        }
+        break;
       case 's':
       case 'n':
         if (!row) {
@@ -78,9 +89,9 @@ export function mountKeyboard(desk) {
 
   // a click or Tab into a row makes it the current one
   list.addEventListener('focusin', (event) => {
-    const li = event.target.closest('li.member');
-    if (li) {
-      const i = state.rows.findIndex((r) => r.slug === li.dataset.slug);
+    const el = event.target.closest('[data-slug]');
+    if (el) {
+      const i = state.rows.findIndex((r) => r.slug === el.dataset.slug);
       if (i >= 0 && i !== state.current) {
         setCurrent(i, { focus: false });
       }

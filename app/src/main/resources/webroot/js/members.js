@@ -1,104 +1,41 @@
-// The members desk: the roster of GET /api/admin/members with its filters, votes through
-// POST /api/admin/members/:slug/vote, the detail of GET /api/admin/members/:slug, and the tabs
-// between the roster and the purge log (purge-log.js); its keys are in members-keyboard.js. A row
-// is only ever redrawn from what the server answered.
+// The members desk: the roster of GET /api/admin/members with its filters (kept in the address,
+// members-url.js), shown as cards or as a compact table (members-table.js), votes through
+// POST /api/admin/members/:slug/vote one at a time or several at once (members-bulk.js), the
+// detail of GET /api/admin/members/:slug, and the tabs between the roster and the purge log
+// (members-tabs.js, purge-log.js); its keys are in members-keyboard.js. A row is only ever redrawn
+// from what the server answered.
 import { api, ApiError, currentPerson } from './api.js';
+import { mountBulk } from './members-bulk.js';
 import { mountKeyboard } from './members-keyboard.js';
-import { mountPurgeLog, showPurgeLog } from './purge-log.js';
-import { ago, badge, confirmDialog, count, day, h, joined, mountHeader, pager, say, signedOutMessage, span, when }
-  from './ui.js';
-
-const PER_PAGE = 50;
-const DEFAULTS = { vote: 'none', sort: '-createdAt', includeDeactivated: 'true' };
+import { cardMember } from './members-cards.js';
+import { rowFromDetail, verdictWord } from './members-parts.js';
+import { mountModeSwitch, renderTable, tableMember } from './members-table.js';
+import { mountTabs, selectTab } from './members-tabs.js';
+import { readUrl, rosterQuery, writeUrl } from './members-url.js';
+import { mountPurgeLog } from './purge-log.js';
+import { confirmDialog, count, h, mountHeader, pager, say, signedOutMessage } from './ui.js';
 
 const state = {
   me: null,
   rows: [],
   current: -1,
   page: 1,
+  mode: 'cards',
   expanded: new Set(),
   details: new Map(),
   changing: new Set(),
   busy: new Set(),
   errors: new Map(),
+  // the table's selection (slugs on this page) and each row's result of the last bulk vote
+  selected: new Set(),
+  results: new Map(),
+  bulkRunning: false,
 };
 
 const $ = (id) => document.getElementById(id);
 const list = $('members');
 const statusRegion = $('members-status');
 const filters = $('filters');
-
-// ---------------------------------------------------------------- filters and the URL
-
-function readUrl() {
-  const params = new URLSearchParams(window.location.search);
-  $('f-q').value = params.get('q') || '';
-  const vote = params.get('vote');
-  $('f-vote').value = vote === 'any' ? '' : ['none', 'staged', 'spam', 'legit'].includes(vote) ? vote : DEFAULTS.vote;
-  $('f-origin').value = ['imported', 'signed-up'].includes(params.get('origin')) ? params.get('origin') : '';
-  $('f-after').value = params.get('joinedAfter') || '';
-  $('f-before').value = params.get('joinedBefore') || '';
-  const sort = params.get('sort');
-  $('f-sort').value = ['-createdAt', 'fullName', '-lastLoginAt'].includes(sort) ? sort : DEFAULTS.sort;
-  $('f-deactivated').checked = params.get('includeDeactivated') !== 'false';
-  const page = Number.parseInt(params.get('page') || '1', 10);
-  state.page = Number.isFinite(page) && page > 0 ? page : 1;
-  // the page size the roster route takes (1-100); a link may carry its own
-  const perPage = Number.parseInt(params.get('perPage') || String(PER_PAGE), 10);
-  state.perPage = Number.isFinite(perPage) && perPage >= 1 && perPage <= 100 ? perPage : PER_PAGE;
-}
-
-function rosterQuery() {
-  return {
-    q: $('f-q').value.trim(),
-    vote: $('f-vote').value,
-    origin: $('f-origin').value,
-    joinedAfter: $('f-after').value,
-    joinedBefore: $('f-before').value,
-    sort: $('f-sort').value,
-    includeDeactivated: $('f-deactivated').checked ? 'true' : 'false',
-    page: state.page,
-    perPage: state.perPage || PER_PAGE,
-  };
-}
-
-/**
- * Puts the view in the address: a link reproduces it. A change the person made (a filter, a page)
- * is a new history entry, so Back and Forward walk through the views; loading what the address
- * already says (the start, Back, Forward) only rewrites it in place.
- */
-function writeUrl(push) {
-  const q = rosterQuery();
-  const params = new URLSearchParams();
-  for (const key of ['q', 'origin', 'joinedAfter', 'joinedBefore']) {
-    if (q[key]) {
-      params.set(key, q[key]);
-    }
-  }
-  if (q.vote !== DEFAULTS.vote) {
-    params.set('vote', q.vote || 'any');
-  }
-  if (q.sort !== DEFAULTS.sort) {
-    params.set('sort', q.sort);
-  }
-  if (q.includeDeactivated !== DEFAULTS.includeDeactivated) {
-    params.set('includeDeactivated', q.includeDeactivated);
-  }
-  if (state.page > 1) {
-    params.set('page', String(state.page));
-  }
-  if (q.perPage !== PER_PAGE) {
-    params.set('perPage', String(q.perPage));
-  }
-  const search = params.toString();
-  const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
-  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
-  if (push && url !== here) {
-    window.history.pushState(null, '', url);
-  } else {
-    window.history.replaceState(null, '', url);
-  }
-}
 
 // ---------------------------------------------------------------- loading
 
@@ -107,11 +44,11 @@ function writeUrl(push) {
  * history entry); {@code toTop}: a new page, whose first row is put at the top with the focus.
  */
 async function loadMembers({ keepCurrent = false, push = true, toTop = false } = {}) {
-  writeUrl(push);
+  writeUrl(state, push);
   say(statusRegion, 'Loading members…');
   list.setAttribute('aria-busy', 'true');
   try {
-    const answer = await api('/api/admin/members', { query: rosterQuery() });
+    const answer = await api('/api/admin/members', { query: rosterQuery(state) });
     const meta = answer.metadata;
     state.rows = answer.data;
     state.totalItems = meta.totalItems;
@@ -120,6 +57,9 @@ async function loadMembers({ keepCurrent = false, push = true, toTop = false } =
     if (!keepCurrent) {
       state.current = -1;
     }
+    // a selection and bulk results belong to the page they were made on
+    state.selected.clear();
+    state.results.clear();
     state.current = Math.min(state.current, state.rows.length - 1);
     renderList();
     pager($('members-pager'), meta.page, meta.totalPages, (page) => {
@@ -130,6 +70,7 @@ async function loadMembers({ keepCurrent = false, push = true, toTop = false } =
       const first = $(rowId(state.rows[0].slug));
       state.current = 0;
       first.classList.add('current');
+      first.setAttribute('aria-current', 'true');
       first.scrollIntoView({ block: 'start' });
       first.focus({ preventScroll: true });
     }
@@ -164,7 +105,7 @@ async function refreshRow(slug, { quiet = false } = {}) {
         state.rows.splice(i, 1);
         const el = $(rowId(slug));
         if (el) {
-          el.remove();
+          (el.closest('tbody') || el).remove();
         }
         state.current = Math.min(state.current, state.rows.length - 1);
       }
@@ -177,153 +118,10 @@ async function refreshRow(slug, { quiet = false } = {}) {
   }
 }
 
-/** The detail's lists become the roster row's counts. */
-function rowFromDetail(detail) {
-  const row = { ...detail };
-  const f = detail.footprint || {};
-  row.footprint = {
-    memberships: (f.memberships || []).length,
-    updates: (f.updates || []).length,
-    buzz: (f.buzz || []).length,
-    blogPosts: (f.blogPosts || []).length,
-    helpWantedInterest: (f.helpWantedInterest || []).length,
-    tags: (f.tags || []).length,
-  };
-  delete row.person;
-  delete row.votes;
-  delete row.earlierVotes;
-  delete row.earlierPurges;
-  return row;
-}
-
-// ---------------------------------------------------------------- rendering a row
+// ---------------------------------------------------------------- rendering
 
 const rowId = (slug) => `m-${slug}`;
 
-function tint(row) {
-  if (row.attention >= 5 || (row.github && row.github.status === 'gone') || row.emailBounce) {
-    return 'red';
-  }
-  return row.attention >= 3 ? 'amber' : '';
-}
-
-function gitHubBadge(row, signals) {
-  const g = row.github;
-  if (!g) {
-    return null;
-  }
-  if (g.status === 'gone') {
-    return badge(`GitHub @${g.login} · gone`, 'red', 'GitHub answers 404 for this account: deleted or suspended');
-  }
-  if (g.status !== 'ok') {
-    return badge(`GitHub @${g.login} · not checked yet`, '');
-  }
-  const age = g.accountCreatedAt ? `${span((Date.now() - Date.parse(g.accountCreatedAt)) / 1000)} old` : null;
-  const text = joined([`GitHub @${g.login}`, age, count(g.publicRepos, 'repo'), count(g.followers, 'follower')]).join('');
-  const warn = signals.has('github-new-account') || signals.has('github-no-activity');
-  const why = joined([signals.has('github-new-account') && 'new account', signals.has('github-no-activity') && 'no repos or followers'], ', ')
-    .join('');
-  return badge(text, warn ? 'amber' : '', why ? `GitHub: ${why}` : 'GitHub account');
-}
-
-function badges(row) {
-  const signals = new Set(row.signals || []);
-  const out = [badge(row.origin === 'imported' ? 'Imported' : 'Signed up', '')];
-  out.push(gitHubBadge(row, signals));
-  if (row.lastSlackSsoAt) {
-    out.push(badge(`Slack · ${ago(row.lastSlackSsoAt)}`, 'green', 'Signed into Slack through the site'));
-  }
-  if (row.emailBounce) {
-    out.push(badge(`Email bounced (${row.emailBounce.type}) · ${day(row.emailBounce.at)}`, 'red'));
-  }
-  if (signals.has('email-name-mismatch')) {
-    out.push(badge('Email does not match name', 'amber'));
-  }
-  for (const s of signals) {
-    if (s.startsWith('bio-links:')) {
-      out.push(badge(`${count(Number(s.slice('bio-links:'.length)), 'link')} in bio`, 'amber'));
-    }
-  }
-  if (signals.has('slug-purged-before')) {
-    out.push(badge('Slug purged before', 'amber', 'An earlier account under this slug was purged as spam'));
-  }
-  if (signals.has('no-bio')) {
-    out.push(badge('No bio', ''));
-  }
-  if (signals.has('no-avatar')) {
-    out.push(badge('No avatar', ''));
-  }
-  if (row.attention > 0) {
-    out.push(badge(`Attention ${row.attention}`, tint(row) || '', 'How many warning signals this row has'));
-  }
-  return h('div', { class: 'badges' }, out);
-}
-
-function signIns(row) {
-  if (!row.signInCount) {
-    return 'never signed in';
-  }
-  return joined([`signed in ${row.signInCount}×`, row.lastLoginAt && ['last ', when(row.lastLoginAt)]]);
-}
-
-function footprintText(f) {
-  return joined([
-    count(f.memberships, 'membership'),
-    count(f.updates, 'update'),
-    `${f.buzz} buzz`,
-    count(f.blogPosts, 'blog post'),
-    count(f.helpWantedInterest, 'help-wanted interest'),
-    count(f.tags, 'tag'),
-  ]).join('');
-}
-
-function emailLine(row) {
-  if (!row.email) {
-    return h('p', { class: 'email' }, row.emailDomain ? `Email at ${row.emailDomain}` : 'No email on file');
-  }
-  const at = row.email.lastIndexOf('@');
-  const domain = at >= 0 ? row.email.slice(at + 1) : row.emailDomain;
-  return h('p', { class: 'email' },
-    at >= 0 ? row.email.slice(0, at + 1) : row.email,
-    domain ? h('button', {
-      type: 'button',
-      class: 'linklike domain',
-      title: `Search members with an address at ${domain}`,
-      'aria-label': `${domain}: search members with an address at this domain`,
-      onclick: () => searchDomain(domain),
-    }, domain) : null);
-}
-
-function voterName(voter) {
-  return voter ? voter.fullName || `@${voter.slug}` : 'someone';
-}
-
-function verdictWord(verdict) {
-  return verdict === 'spam' ? 'Spam' : 'Not spam';
-}
-
-function hiddenNote(row) {
-  if (!row.deletedAt) {
-    return null;
-  }
-  let text;
-  if (row.deactivatedBy === 'moderation') {
-    let who = 'moderation';
-    if (row.latestVote && row.latestVote.verdict === 'spam') {
-      who = voterName(row.latestVote.voter);
-    } else if (row.stagedVote && row.stagedVote.verdict === 'spam') {
-      who = `${voterName(row.stagedVote.agent)} (agent)`;
-    }
-    text = `Hidden by ${who}`;
-  } else if (row.deactivatedBy === 'self') {
-    text = 'Deactivated by the member';
-  } else if (row.deactivatedBy === 'staff') {
-    text = 'Deactivated by staff';
-  } else {
-    text = 'Deactivated';
-  }
-  return h('p', { class: 'hidden-note' }, text, ' · ', when(row.deletedAt));
-}
 
 function voteButtons(row, own, busy) {
   const disabled = own || busy;
@@ -346,94 +144,35 @@ function voteButtons(row, own, busy) {
     }, 'Keep') : null);
 }
 
-function voteArea(row) {
+/** The vote buttons, or Change where a person has voted already (the cards and the table). */
+function voteControls(row) {
   const own = state.me !== null && row.id === state.me.id;
   const busy = state.busy.has(row.slug);
-  const parts = [];
-  const latest = row.latestVote;
-  if (latest) {
-    parts.push(h('p', { class: ['verdict', latest.verdict] },
-      `${verdictWord(latest.verdict)} · by ${voterName(latest.voter)} · `, when(latest.evaluatedAt)));
-    if (!state.changing.has(row.slug)) {
-      parts.push(h('button', {
-        type: 'button', class: 'linklike change', disabled: own || busy,
-        'aria-label': `Change the vote on ${row.fullName}`,
-        onclick: () => {
-          state.changing.add(row.slug);
-          renderRow(row);
-          focusRow(row.slug, '.vote-legit');
-        },
-      }, 'Change'));
-    }
-  } else if (row.stagedVote) {
-    const s = row.stagedVote;
-    parts.push(h('div', { class: 'staged-vote' },
-      h('p', null, h('span', { class: 'badge staged' }, 'Staged'), ' ',
-        h('span', { class: ['verdict', s.verdict] }, verdictWord(s.verdict)),
-        ` by ${voterName(s.agent)} (agent) · `, when(s.evaluatedAt)),
-      s.reasoning ? h('p', { class: 'reasoning' }, `“${s.reasoning}”`) : null,
-      s.flags && s.flags.length ? h('div', { class: 'badges' }, s.flags.map((f) => badge(f, 'staged'))) : null,
-      row.purgeAfter ? h('p', { class: 'purge-after' }, 'Purged ', when(row.purgeAfter), ` (${day(row.purgeAfter)}) unless a person votes`)
-        : null,
-      s.counts === false ? h('p', null, 'Does not count: the agent holds no active grant.') : null));
-  } else {
-    parts.push(h('p', { class: 'no-vote' }, 'No vote yet'));
+  if (!row.latestVote || state.changing.has(row.slug)) {
+    return voteButtons(row, own, busy);
   }
-  if (!latest || state.changing.has(row.slug)) {
-    parts.push(voteButtons(row, own, busy));
-  }
-  if (busy) {
-    parts.push(h('p', { class: 'saving' }, 'Saving…'));
-  }
-  if (own) {
-    parts.push(h('p', { class: 'own' }, 'This is you: you cannot vote on yourself.'));
-  }
-  const error = state.errors.get(row.slug);
-  if (error) {
-    parts.push(h('p', { class: 'row-error', role: 'alert' }, error));
-  }
-  return h('div', { class: 'vote' }, parts);
+  return h('button', {
+    type: 'button', class: 'linklike change', disabled: own || busy,
+    'aria-label': `Change the vote on ${row.fullName}`,
+    onclick: () => {
+      state.changing.add(row.slug);
+      renderRow(row);
+      focusRow(row.slug, '.vote-legit');
+    },
+  }, 'Change');
 }
 
-function rowElement(row) {
-  const expanded = state.expanded.has(row.slug);
-  const id = rowId(row.slug);
-  const li = h('li', {
-    id,
-    class: ['member', tint(row) && `tint-${tint(row)}`, row.deletedAt && 'dimmed'],
-    tabindex: '-1',
-    'data-slug': row.slug,
-    'aria-labelledby': `${id}-name`,
-  },
-  h('div', { class: 'row' },
-    h('div', { class: 'about' },
-      h('div', { class: 'title' },
-        h('h3', { class: 'name', id: `${id}-name` },
-          h('a', { href: `/api/people/${encodeURIComponent(row.slug)}`, title: 'The public profile (JSON)' }, row.fullName)),
-        h('span', { class: 'slug' }, `@${row.slug}`)),
-      badges(row),
-      h('p', { class: 'meta' }, joined([['Joined ', when(row.createdAt, `${day(row.createdAt)} (${ago(row.createdAt)})`)],
-        signIns(row)])),
-      emailLine(row),
-      row.bioExcerpt ? h('p', { class: 'bio' }, row.bioExcerpt) : null,
-      h('p', { class: 'footprint' }, footprintText(row.footprint || {})),
-      hiddenNote(row)),
-    voteArea(row)),
-  h('button', {
-    type: 'button', class: 'secondary expand', 'aria-expanded': expanded ? 'true' : 'false',
-    'aria-controls': `${id}-detail`, onclick: () => toggle(row.slug),
-  }, expanded ? 'Hide details' : 'Show details'),
-  h('div', { class: 'detail', id: `${id}-detail`, hidden: !expanded },
-    expanded ? detailContent(row.slug) : null));
-  if (state.rows[state.current] && state.rows[state.current].slug === row.slug) {
-    li.classList.add('current');
-    li.setAttribute('aria-current', 'true');
-  }
-  return li;
-}
 
+/** Draws the page in the current mode: the cards, or the table. */
 function renderList() {
-  list.replaceChildren(...state.rows.map(rowElement));
+  const table = state.mode === 'table';
+  list.hidden = table;
+  $('members-table-wrap').hidden = !table;
+  $('bulk').hidden = !table;
+  document.body.classList.toggle('table-mode', table);
+  // only the view on screen holds the rows, so a row's id stays unique
+  list.replaceChildren(...(table ? [] : state.rows.map((row) => cardMember(desk, row))));
+  renderTable(desk, table ? state.rows : []);
 }
 
 /** Redraws one row in place, keeping the keyboard focus where it was. */
@@ -442,10 +181,12 @@ function renderRow(row) {
   if (!old) {
     return;
   }
-  const hadFocus = old.contains(document.activeElement);
+  // a card is its <li>; a table row lives in its own <tbody> with its detail row
+  const outer = old.closest('tbody') || old;
+  const hadFocus = outer.contains(document.activeElement);
   const focusedWasRow = document.activeElement === old;
-  const fresh = rowElement(row);
-  old.replaceWith(fresh);
+  outer.replaceWith(state.mode === 'table' ? tableMember(desk, row) : cardMember(desk, row));
+  const fresh = $(rowId(row.slug));
   if (hadFocus) {
     (focusedWasRow ? fresh : fresh.querySelector('.vote button:not([disabled])') || fresh).focus();
   }
@@ -461,61 +202,6 @@ function focusRow(slug, selector) {
 }
 
 // ---------------------------------------------------------------- the detail
-
-function projectLink(project) {
-  if (!project) {
-    return 'a project';
-  }
-  return h('a', { href: `/api/projects/${encodeURIComponent(project.slug)}` }, project.title || project.slug);
-}
-
-function voteItem(v) {
-  return h('li', null,
-    h('span', { class: ['badge', v.kind === 'agent' ? 'staged' : ''] }, v.kind === 'agent' ? 'Agent' : 'Person'), ' ',
-    h('span', { class: ['verdict', v.verdict] }, verdictWord(v.verdict)),
-    ` by ${voterName(v.voter)} · `, when(v.evaluatedAt),
-    v.flags && v.flags.length ? ` · ${v.flags.join(', ')}` : '',
-    v.reasoning ? h('span', { class: 'reasoning' }, `“${v.reasoning}”`) : null);
-}
-
-function section(title, items, render, empty) {
-  return h('div', null,
-    h('h4', null, title),
-    items && items.length ? h('ul', null, items.map(render)) : h('p', { class: 'empty' }, empty));
-}
-
-function detailContent(slug) {
-  const d = state.details.get(slug);
-  if (!d) {
-    return h('p', { class: 'loading' }, 'Loading the details…');
-  }
-  const p = d.person || {};
-  const f = d.footprint || {};
-  return [
-    h('h4', null, 'Bio'),
-    p.bio && p.bio.trim() ? h('p', { class: 'full-bio' }, p.bio) : h('p', { class: 'empty' }, 'No bio.'),
-    h('p', { class: 'meta' }, joined([`Account level: ${p.accountLevel}`, p.legacyId ? `Imported (legacy id ${p.legacyId})` : null,
-      p.updatedAt ? ['Profile updated ', when(p.updatedAt)] : null])),
-    h('div', { class: 'detail-grid' },
-    section('Memberships', f.memberships, (m) => h('li', null, projectLink(m.project), m.role ? ` as ${m.role}` : '',
-      ' · joined ', when(m.joinedAt)), 'No memberships.'),
-    section('Updates', f.updates, (u) => h('li', null, projectLink(u.project), ` #${u.number}: `, u.title, ' · ',
-      when(u.postedAt)), 'No updates.'),
-    section('Buzz', f.buzz, (b) => h('li', null, projectLink(b.project), ': ', b.title, ' · ', when(b.postedAt)), 'No buzz.'),
-    section('Blog posts', f.blogPosts, (b) => h('li', null,
-      h('a', { href: `/api/blog-posts/${encodeURIComponent(b.slug)}` }, b.title || b.slug), ' · ', when(b.postedAt)),
-    'No blog posts.'),
-    section('Help-wanted interest', f.helpWantedInterest, (i) => h('li', null, projectLink(i.project),
-      i.role ? `: ${i.role.title}` : '', ' · ', when(i.createdAt)), 'No help-wanted interest.'),
-    section('Tags', f.tags, (t) => h('li', null, `${t.handle} (${t.type})`), 'No tags.')),
-    h('div', { class: 'votes' },
-      section('Votes', d.votes, voteItem, 'No votes on this account.'),
-      d.earlierVotes && d.earlierVotes.length
-        ? section(`Votes on an earlier account under @${slug}`, d.earlierVotes, voteItem, '') : null,
-      section(`Spam purges under @${slug}`, d.earlierPurges, (x) => h('li', null, when(x.purgedAt, day(x.purgedAt)),
-        ` by ${x.by}`, x.reason ? h('span', { class: 'reasoning' }, `“${x.reason}”`) : null), 'None.')),
-  ];
-}
 
 async function toggle(slug) {
   if (state.expanded.has(slug)) {
@@ -624,57 +310,30 @@ function voteKey(row, key) {
   }
 }
 
+const desk = {
+  state,
+  rowId,
+  voteControls,
+  toggle,
+  searchDomain,
+  refreshRow,
+  renderRow,
+  say: (message, kind) => say(statusRegion, message, kind),
+};
+
 mountKeyboard({
   state,
-  list,
+  list: $('panel-members'),
   rowId,
   visible: () => !$('panel-members').hidden,
   toggle,
   voteKey,
+  selectKey: (row) => desk.select(row.slug, !state.selected.has(row.slug), { fromKey: true }),
   noRow: () => say(statusRegion, 'Choose a member first: press j.'),
 });
-
-// ---------------------------------------------------------------- tabs
-
-const tabs = [$('tab-members'), $('tab-purges')];
-
-function selectTab(tab, { focus = false } = {}) {
-  for (const t of tabs) {
-    const selected = t === tab;
-    t.setAttribute('aria-selected', selected ? 'true' : 'false');
-    t.tabIndex = selected ? 0 : -1;
-    $(t.getAttribute('aria-controls')).hidden = !selected;
-  }
-  if (focus) {
-    tab.focus();
-  }
-  const hash = tab.id === 'tab-purges' ? '#purge-log' : '';
-  window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}`);
-  if (tab.id === 'tab-purges') {
-    showPurgeLog();
-  }
-}
-
-for (const tab of tabs) {
-  tab.addEventListener('click', () => selectTab(tab));
-  tab.addEventListener('keydown', (event) => {
-    const i = tabs.indexOf(tab);
-    let next = null;
-    if (event.key === 'ArrowRight') {
-      next = tabs[(i + 1) % tabs.length];
-    } else if (event.key === 'ArrowLeft') {
-      next = tabs[(i - 1 + tabs.length) % tabs.length];
-    } else if (event.key === 'Home') {
-      next = tabs[0];
-    } else if (event.key === 'End') {
-      next = tabs[tabs.length - 1];
-    }
-    if (next) {
-      event.preventDefault();
-      selectTab(next, { focus: true });
-    }
-  });
-}
+mountBulk(desk);
+mountModeSwitch(desk, () => renderList());
+mountTabs();
 
 // ---------------------------------------------------------------- start
 
@@ -692,7 +351,7 @@ for (const id of ['f-vote', 'f-origin', 'f-after', 'f-before', 'f-sort', 'f-deac
 mountPurgeLog();
 
 async function start() {
-  readUrl();
+  readUrl(state);
   try {
     state.me = await currentPerson();
   } catch (e) {
@@ -707,7 +366,7 @@ async function start() {
 
 // Back and Forward: the address holds the view; show what it says
 window.addEventListener('popstate', () => {
-  readUrl();
+  readUrl(state);
   loadMembers({ push: false });
 });
 

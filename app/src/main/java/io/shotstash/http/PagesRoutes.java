@@ -45,7 +45,8 @@ final class PagesRoutes {
   static final List<String> ASSETS = List.of("css/site.css", "img/icon.svg", "js/api.js", "js/ui.js",
       "js/graphql-ws.js", "js/login.js", "js/members.js", "js/members-keyboard.js", "js/purge-log.js", "js/jobs.js",
       "js/jobs-common.js", "js/jobs-files.js", "js/jobs-dashboard.js", "js/jobs-table.js", "js/jobs-workers.js",
-      "js/charts.js");
+      "js/charts.js", "js/members-bulk.js", "js/members-cards.js", "js/members-parts.js", "js/members-table.js",
+      "js/members-tabs.js", "js/members-url.js");
   static final String JOBS_PATH = "/admin/jobs";
   private static final String ASSET_PREFIX = "/assets/";
   private static final String IMMUTABLE = "public, max-age=31536000, immutable";

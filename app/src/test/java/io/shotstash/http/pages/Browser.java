@@ -86,6 +86,11 @@ final class Browser implements AutoCloseable {
     return new Browser(app, 1280, 900);
   }
 
+  /** A browser with a window of this size. */
+  static Browser open(TestApp app, int width, int height) {
+    return new Browser(app, width, height);
+  }
+
   private static Path mkdirs(Path dir) {
     try {
       return Files.createDirectories(dir);
