@@ -1,5 +1,6 @@
 package io.shotstash.publicdata.write;
 
+import io.shotstash.bus.ApiError;
 import io.shotstash.publicdata.git.GitTreeWriter;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.util.Objects;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The branch fence: the data branch's head kept in PostgreSQL ({@code public_data_head}, V11), so
@@ -32,6 +35,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * </ul>
  */
 public final class BranchFence {
+  private static final Logger LOG = LoggerFactory.getLogger(BranchFence.class);
+
   /**
    * A writer's transaction idle this long is ended by PostgreSQL, and its row lock with it. A write
    * is idle in its transaction while it builds the commit (milliseconds; seconds for an import of
@@ -149,6 +154,53 @@ public final class BranchFence {
       return new Repair.Adopt(ref);
     }
     return new Repair.Restore(ref, row);
+  }
+
+  /**
+   * Applies {@link #decide}'s repair for {@code row}, the head locked in {@code conn}'s transaction,
+   * and answers the head after it: the branch moved back to the row, or the row set to a commit
+   * pushed by hand on top; {@link Broken} when the row names a commit the repository does not have.
+   */
+  Future<ObjectId> putInStep(SqlConnection conn, ObjectId row) {
+    return vertx.executeBlocking(() -> {
+      Repair repair = inspect(row);
+      if (repair instanceof Repair.Restore r) {
+        LOG.warn("the data branch was at {}, not at the recorded head {}: moving it there (a writer that stopped "
+            + "before moving it, or woke from a freeze and finished an old update)", name(r.from()), r.to().name());
+        if (!git.moveBranch(r.from(), r.to())) {
+          throw ApiError.of(503, "write_conflict", "The data changed under this write; try again").toException();
+        }
+      }
+      return repair;
+    }).compose(repair -> {
+      if (repair instanceof Repair.Restore r) {
+        return Future.succeededFuture(r.to());
+      }
+      if (repair instanceof Repair.Adopt a) {
+        if (row != null) {
+          LOG.warn("the data branch moved from {} to {} on top of the recorded head (pushed by hand): taking it",
+              row.name(), a.ref().name());
+        }
+        return record(conn, a.ref()).map(a.ref());
+      }
+      if (repair instanceof Repair.Broken b) {
+        return Future.failedFuture(new Broken(b.why()));
+      }
+      return Future.succeededFuture(row);
+    });
+  }
+
+  /** The row names a commit the repository does not have ({@link Repair.Broken}): an operator decides. */
+  static final class Broken extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    Broken(String why) {
+      super(why);
+    }
+  }
+
+  private static String name(ObjectId id) {
+    return id == null ? "nothing (unborn)" : id.name();
   }
 
   /** Reads the facts {@link #decide} needs (blocking: JGit). */

@@ -1,10 +1,8 @@
 package io.shotstash.publicdata.write;
 
 import io.micrometer.core.instrument.Gauge;
-import io.shotstash.app.DiskFull;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.ApiError;
-import io.shotstash.bus.Unavailable;
 import io.shotstash.media.Storage;
 import io.shotstash.metrics.DomainMetrics;
 import io.shotstash.publicdata.PublicState;
@@ -19,7 +17,6 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +28,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.slf4j.Logger;
@@ -113,7 +109,7 @@ public final class GitWriterVerticle extends VerticleBase {
     });
     return checkFence()
         .recover(err -> {
-          if (!(err instanceof FenceBroken)) {
+          if (!(err instanceof BranchFence.Broken)) {
             return Future.failedFuture(err);
           }
           log.error("the data writer takes commands, but every write fails until an operator decides: {}",
@@ -129,7 +125,7 @@ public final class GitWriterVerticle extends VerticleBase {
    * commit pushed by hand on top of it; then this node's state catches up to the row.
    */
   private Future<PublicState> checkFence() {
-    return pool.withTransaction(conn -> fence.lock(conn).compose(row -> repair(conn, row)))
+    return pool.withTransaction(conn -> fence.lock(conn).compose(row -> fence.putInStep(conn, row)))
         .compose(head -> vertx.executeBlocking(() -> {
           PublicState state;
           PublicState next;
@@ -139,48 +135,6 @@ public final class GitWriterVerticle extends VerticleBase {
           } while (!holder.compareAndSet(state, next));
           return next;
         }));
-  }
-
-  /**
-   * Applies {@link BranchFence#decide}'s repair for {@code row}, the head locked in {@code conn}'s
-   * transaction, and answers the head after it.
-   */
-  private Future<ObjectId> repair(SqlConnection conn, ObjectId row) {
-    return vertx.executeBlocking(() -> {
-      BranchFence.Repair repair = fence.inspect(row);
-      if (repair instanceof BranchFence.Repair.Restore r) {
-        log.warn("the data branch was at {}, not at the recorded head {}: moving it back (a writer that stopped "
-            + "before moving it, or woke from a freeze and finished an old update)", name(r.from()), r.to().name());
-        if (!git.moveBranch(r.from(), r.to())) {
-          throw ApiError.of(503, "write_conflict", "The data changed under this write; try again").toException();
-        }
-      }
-      return repair;
-    }).compose(repair -> {
-      if (repair instanceof BranchFence.Repair.Restore r) {
-        return Future.succeededFuture(r.to());
-      }
-      if (repair instanceof BranchFence.Repair.Adopt a) {
-        if (row != null) {
-          log.warn("the data branch moved from {} to {} on top of the recorded head (pushed by hand): taking it",
-              row.name(), a.ref().name());
-        }
-        return fence.record(conn, a.ref()).map(a.ref());
-      }
-      if (repair instanceof BranchFence.Repair.Broken b) {
-        return Future.failedFuture(new FenceBroken(b.why()));
-      }
-      return Future.succeededFuture(row);
-    });
-  }
-
-  /** The fence names a commit the repository does not have ({@link BranchFence.Repair.Broken}). */
-  private static final class FenceBroken extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
-
-    FenceBroken(String why) {
-      super(why);
-    }
   }
 
   /**
@@ -329,7 +283,7 @@ public final class GitWriterVerticle extends VerticleBase {
       log.warn("this writer's state is at {}, the recorded head at {}: catching up", before.commit(), name(row));
       return Future.failedFuture(new Stale());
     }
-    return repair(conn, row).compose(head -> same(head, before.commit()) ? Future.succeededFuture(head)
+    return fence.putInStep(conn, row).compose(head -> same(head, before.commit()) ? Future.succeededFuture(head)
         : Future.failedFuture(new Stale())); // the row takes the hand push in its own transaction
   }
 
@@ -436,48 +390,7 @@ public final class GitWriterVerticle extends VerticleBase {
     return reply == null ? new JsonObject() : reply;
   }
 
-  /**
-   * The branch fence's row lock not had in time ({@code 55P03}: another writer holds it and has not
-   * been ended yet), as a retryable refusal (nothing was committed).
-   */
-  private static ApiError fenceRefusal(String sqlState) {
-    if ("55P03".equals(sqlState)) {
-      log.warn("a write waited too long for the branch fence's row lock");
-      return ApiError.writerUnavailable(Unavailable.RETRY_AFTER_SECONDS);
-    }
-    return null;
-  }
-
-  private void fail(Message<JsonObject> message, Throwable cause) {
-    ApiError error = ApiError.from(cause);
-    if (error == null && DiskFull.is(cause)) {
-      // Nothing changed: the git step failed before the branch moved (objects are written first,
-      // the ref last, each through a temporary file) and the PostgreSQL transaction was rolled back,
-      // so the next command starts from the same head and state. One line, no stack: it repeats
-      // for every write until an operator frees space (operations.md -> When the disk is full).
-      Throwable root = cause;
-      while (root.getCause() != null && root.getCause() != root) {
-        root = root.getCause();
-      }
-      log.warn("a write was refused: the data repository's disk is full ({})", root.toString());
-      error = ApiError.storageFull();
-    }
-    if (error == null && cause instanceof DatabaseException db) {
-      error = fenceRefusal(db.getSqlState());
-    }
-    if (error == null) {
-      error = Unavailable.of(cause).orElse(null);
-      if (error != null) {
-        log.warn("write refused while {}: {}", error.code(), String.valueOf(cause.getMessage()));
-      }
-    }
-    if (error == null) {
-      String traceId = UUID.randomUUID().toString();
-      log.error("write failed [traceId={}]", traceId, cause);
-      error = ApiError.internal();
-      message.fail(500, error.toJson().put("traceId", traceId).encode());
-      return;
-    }
-    message.fail(error.status(), error.toJson().encode());
+  private static void fail(Message<JsonObject> message, Throwable cause) {
+    WriteFailures.answer(message, cause);
   }
 }
