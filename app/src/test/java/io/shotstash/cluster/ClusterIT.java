@@ -327,7 +327,10 @@ class ClusterIT {
     try {
       moved = awaitNewWriter(survivor, writer, frozenAt, Duration.ofSeconds(60));
       // stay frozen a while after another node took over, so the other writer commits meanwhile
-      cluster.pause(Math.max(0, 12_000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt)));
+      long frozenFor = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt);
+      if (frozenFor < 12_000) {
+        cluster.pause(12_000 - frozenFor);
+      }
     } finally {
       writer.thaw();
     }

@@ -168,6 +168,27 @@ class BranchFenceTest {
   }
 
   @Test
+  void aWriterTakingOverEndsAFrozenWritersTransactionAtOnce() throws Exception {
+    send("test.put", "one").await();
+    vertx.undeploy(writer).await();
+    // A writer frozen in a write, on a node taken for dead: named as writers name their sessions
+    // while in a write, holding the row, with an idle limit far longer than this test waits.
+    Connection frozen = Database.connect(db.url());
+    frozen.setAutoCommit(false);
+    try (Statement s = frozen.createStatement()) {
+      s.execute("SELECT set_config('application_name', 'shotstash git writer', true)");
+      s.execute("SELECT commit_id FROM public_data_head WHERE branch = 'refs/heads/" + BRANCH + "' FOR UPDATE");
+    }
+    // The new writer's wait for the row gives up after 2 s (its limit 1.5 s + a third): it only
+    // starts and takes the write because it ended the frozen transaction when it took over.
+    deployWriter();
+    JsonObject two = send("test.put", "two").await();
+    assertThat(recordedHead()).isEqualTo(two.getString("commit"));
+    assertThat(frozen.isValid(2)).as("the frozen writer's session was ended").isFalse();
+    frozen.close();
+  }
+
+  @Test
   void aWriterFrozenInsideTheBranchUpdateThatWakesLosesNothingAccepted() throws Exception {
     send("test.put", "one").await();
     ObjectId one = repository.head();

@@ -49,10 +49,24 @@ public final class BranchFence {
   /**
    * Set first in each transaction: PostgreSQL ends it when it idles longer than the fence allows,
    * and a writer waits for the row lock a little longer than that, so a writer that stopped while
-   * holding the row is ended before the next one gives up waiting.
+   * holding the row is ended before the next one gives up waiting. The session is named as a
+   * writer's for the transaction's length, so that a writer taking over can find it ({@link #TAKE_OVER}).
    */
-  static final String LIMITS =
-      "SELECT set_config('idle_in_transaction_session_timeout', $1, true), set_config('lock_timeout', $2, true)";
+  static final String LIMITS = "SELECT set_config('idle_in_transaction_session_timeout', $1, true), "
+      + "set_config('lock_timeout', $2, true), set_config('application_name', $3, true)";
+
+  /** What {@link #LIMITS} names a writer's session while it is in a write's transaction. */
+  static final String SESSION_NAME = "shotstash git writer";
+
+  /**
+   * Run by a writer as it takes over (its own connection, no transaction): ends every other session
+   * in a writer's transaction, so that a writer frozen while holding the row (a node taken for dead)
+   * frees it at once instead of after its idle limit. Whatever that transaction was doing rolls back:
+   * nothing of it was committed, and its caller is told so when it wakes.
+   */
+  static final String TAKE_OVER = "SELECT count(pg_terminate_backend(pid)) AS ended FROM pg_stat_activity "
+      + "WHERE datname = current_database() AND application_name = '" + SESSION_NAME + "' "
+      + "AND pid <> pg_backend_pid()";
 
   /** The write mutex across nodes: held until the transaction ends. */
   static final String LOCK = "SELECT commit_id FROM public_data_head WHERE branch = $1 FOR UPDATE";
@@ -90,12 +104,32 @@ public final class BranchFence {
   }
 
   /**
+   * Ends the transactions of other writers' sessions (a writer frozen in a write: see
+   * {@link #TAKE_OVER}); answers how many. A role that may not end them leaves them to their idle
+   * limit, and the failure is only logged.
+   */
+  static Future<Integer> takeOver(SqlClient client) {
+    return client.query(TAKE_OVER).execute().map(rows -> rows.iterator().next().getInteger("ended"))
+        .onSuccess(ended -> {
+          if (ended > 0) {
+            LOG.warn("ended {} transaction(s) of another git writer (frozen or cut off) on taking over", ended);
+          }
+        })
+        .recover(err -> {
+          LOG.warn("could not end other git writers' transactions ({}); they end after their idle limit",
+              String.valueOf(err.getMessage()));
+          return Future.succeededFuture(0);
+        });
+  }
+
+  /**
    * Locks the row in {@code conn}'s transaction and answers the head it holds; creates it from the
    * ref first if there is none (null: no row and an unborn branch).
    */
   Future<ObjectId> lock(SqlConnection conn) {
     long idleMillis = idleTimeout.toMillis();
-    return conn.preparedQuery(LIMITS).execute(Tuple.of(idleMillis + "ms", (idleMillis + idleMillis / 3) + "ms"))
+    return conn.preparedQuery(LIMITS)
+        .execute(Tuple.of(idleMillis + "ms", (idleMillis + idleMillis / 3) + "ms", SESSION_NAME))
         .compose(v -> selectForUpdate(conn))
         .compose(head -> head != null ? Future.succeededFuture(head)
             : vertx.executeBlocking(git::head).compose(ref -> ref == null ? Future.succeededFuture(null)

@@ -94,7 +94,8 @@ public final class GitWriterVerticle extends VerticleBase {
   }
 
   /**
-   * Puts the branch and the fence in step and catches this node's state up to the fence first (a
+   * Ends the transactions of any other writer (one frozen in a write, on a node taken for dead),
+   * puts the branch and the fence in step and catches this node's state up to the fence first (a
    * writer that takes over from a node that died may have missed its last commits), then takes
    * commands.
    */
@@ -107,7 +108,7 @@ public final class GitWriterVerticle extends VerticleBase {
         drain();
       }
     });
-    return checkFence()
+    return BranchFence.takeOver(pool).compose(ended -> checkFence())
         .recover(err -> {
           if (!(err instanceof BranchFence.Broken)) {
             return Future.failedFuture(err);
