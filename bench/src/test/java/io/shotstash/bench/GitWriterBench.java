@@ -557,8 +557,13 @@ public final class GitWriterBench {
       catchUp();
     }
 
-    /** The writer's in-memory state learns of commits made beside it (by the raw loop). Not measured. */
+    /**
+     * The writer learns of commits made beside it (by the raw loop), as it would take in a push by
+     * hand: the branch fence records the branch's head, and the state catches up. Not measured.
+     */
     void catchUp() {
+      pool.preparedQuery("UPDATE public_data_head SET commit_id = $1").execute(Tuple.of(writerGit.head().name()))
+          .await();
       holder.set(loader.catchUp(holder.current()));
     }
 
