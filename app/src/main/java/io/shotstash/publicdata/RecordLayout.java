@@ -128,6 +128,11 @@ final class RecordLayout {
   private static final Codec INTEGER = nullable(PRIMITIVE_INT);
   private static final Codec DOUBLE = nullable(PRIMITIVE_DOUBLE);
 
+  /** The codec of each component type that is neither a list nor a record. */
+  private static final Map<Type, Codec> PLAIN = Map.of(String.class, STRING, Instant.class, INSTANT, Long.class, LONG,
+      Integer.class, INTEGER, Double.class, DOUBLE, Boolean.class, BOOLEAN, boolean.class, PRIMITIVE_BOOLEAN,
+      int.class, PRIMITIVE_INT, long.class, PRIMITIVE_LONG);
+
   private static Codec listOf(Codec element) {
     return new Codec() {
       public void write(DataOutputStream out, Object v) throws IOException {
@@ -155,24 +160,9 @@ final class RecordLayout {
   }
 
   private static Codec codecFor(Type type) {
-    if (type == String.class) {
-      return STRING;
-    } else if (type == Instant.class) {
-      return INSTANT;
-    } else if (type == Long.class) {
-      return LONG;
-    } else if (type == Integer.class) {
-      return INTEGER;
-    } else if (type == Double.class) {
-      return DOUBLE;
-    } else if (type == Boolean.class) {
-      return BOOLEAN;
-    } else if (type == boolean.class) {
-      return PRIMITIVE_BOOLEAN;
-    } else if (type == int.class) {
-      return PRIMITIVE_INT;
-    } else if (type == long.class) {
-      return PRIMITIVE_LONG;
+    Codec plain = PLAIN.get(type);
+    if (plain != null) {
+      return plain;
     } else if (type instanceof ParameterizedType p && p.getRawType() == List.class) {
       return listOf(codecFor(p.getActualTypeArguments()[0]));
     } else if (type instanceof Class<?> c && c.isRecord()) {
