@@ -20,7 +20,8 @@ import java.util.Map;
 
 /**
  * The staff screens, served by the app itself from {@code webroot/} in the jar (plain HTML whose
- * shared head is filled in as the pages are read, one CSS file and JavaScript modules; no build step):
+ * shared head and staff header are filled in as the pages are read, one CSS file and JavaScript
+ * modules; no build step):
  * <ul>
  *   <li>{@code GET /}: the start page ({@link HomePage}): how to finish setup, a way to sign in, or the
  *       screens the signed-in person can use;</li>
@@ -182,11 +183,15 @@ final class PagesRoutes {
 
     /**
      * A page with its placeholders filled: {@code {{head}}} (the head every page shares, {@code
-     * head.html}), {@code {{assets}}} and {@code {{github}}}.
+     * head.html}), {@code {{staff-header}}} (the staff screens' header, {@code admin/header.html},
+     * with the link to this page marked as the current one), {@code {{assets}}} and {@code {{github}}}.
      */
     byte[] page(String path, boolean github) {
+      String link = "href=\"/" + path.substring(0, path.length() - ".html".length()) + "\"";
       String html = new String(read(path), StandardCharsets.UTF_8)
           .replace("{{head}}", new String(read("head.html"), StandardCharsets.UTF_8).stripTrailing())
+          .replace("{{staff-header}}", new String(read("admin/header.html"), StandardCharsets.UTF_8).stripTrailing()
+              .replace(link, link + " aria-current=\"page\""))
           .replace("{{assets}}", "/assets/" + version)
           .replace("{{github}}", Boolean.toString(github));
       return html.getBytes(StandardCharsets.UTF_8);

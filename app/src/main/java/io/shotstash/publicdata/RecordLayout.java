@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * How a {@link StateSnapshot} writes and reads one record: its components in declaration order,
@@ -74,110 +75,63 @@ final class RecordLayout {
     Object read(ByteBuffer in);
   }
 
-  private static final Codec STRING = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      writeString(out, (String) v);
-    }
+  /** How {@link #codec} writes one component. */
+  @FunctionalInterface
+  private interface Writer {
+    void write(DataOutputStream out, Object value) throws IOException;
+  }
 
-    public Object read(ByteBuffer in) {
-      return readString(in);
-    }
-  };
-
-  private static final Codec INSTANT = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeBoolean(v != null);
-      if (v != null) {
-        out.writeLong(((Instant) v).getEpochSecond());
-        out.writeInt(((Instant) v).getNano());
+  private static Codec codec(Writer writer, Function<ByteBuffer, Object> reader) {
+    return new Codec() {
+      public void write(DataOutputStream out, Object v) throws IOException {
+        writer.write(out, v);
       }
-    }
 
-    public Object read(ByteBuffer in) {
-      return in.get() == 0 ? null : Instant.ofEpochSecond(in.getLong(), in.getInt());
-    }
-  };
-
-  private static final Codec LONG = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeBoolean(v != null);
-      if (v != null) {
-        out.writeLong((Long) v);
+      public Object read(ByteBuffer in) {
+        return reader.apply(in);
       }
-    }
+    };
+  }
 
-    public Object read(ByteBuffer in) {
-      return in.get() == 0 ? null : in.getLong();
-    }
-  };
+  private static final Codec STRING = codec((out, v) -> writeString(out, (String) v), RecordLayout::readString);
 
-  private static final Codec INTEGER = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeBoolean(v != null);
-      if (v != null) {
-        out.writeInt((Integer) v);
-      }
-    }
-
-    public Object read(ByteBuffer in) {
-      return in.get() == 0 ? null : in.getInt();
-    }
-  };
-
-  private static final Codec DOUBLE = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeBoolean(v != null);
-      if (v != null) {
-        out.writeDouble((Double) v);
-      }
-    }
-
-    public Object read(ByteBuffer in) {
-      return in.get() == 0 ? null : in.getDouble();
-    }
-  };
-
-  private static final Codec BOOLEAN = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeByte(v == null ? 0 : (Boolean) v ? 2 : 1);
-    }
-
-    public Object read(ByteBuffer in) {
-      byte b = in.get();
-      return b == 0 ? null : b == 2;
-    }
-  };
+  /** A boxed Boolean in one byte: 0 for null, 1 for false, 2 for true. */
+  private static final Codec BOOLEAN = codec((out, v) -> out.writeByte(v == null ? 0 : (Boolean) v ? 2 : 1), in -> {
+    byte b = in.get();
+    return b == 0 ? null : b == 2;
+  });
 
   /** A primitive component (never null). */
-  private static final Codec PRIMITIVE_BOOLEAN = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeBoolean((Boolean) v);
-    }
+  private static final Codec PRIMITIVE_BOOLEAN = codec((out, v) -> out.writeBoolean((Boolean) v), in -> in.get() != 0);
+  private static final Codec PRIMITIVE_INT = codec((out, v) -> out.writeInt((Integer) v), ByteBuffer::getInt);
+  private static final Codec PRIMITIVE_LONG = codec((out, v) -> out.writeLong((Long) v), ByteBuffer::getLong);
+  private static final Codec PRIMITIVE_DOUBLE = codec((out, v) -> out.writeDouble((Double) v), ByteBuffer::getDouble);
 
-    public Object read(ByteBuffer in) {
-      return in.get() != 0;
-    }
-  };
+  /** Seconds and nanoseconds (never null). */
+  private static final Codec PRESENT_INSTANT = codec((out, v) -> {
+    out.writeLong(((Instant) v).getEpochSecond());
+    out.writeInt(((Instant) v).getNano());
+  }, in -> Instant.ofEpochSecond(in.getLong(), in.getInt()));
 
-  private static final Codec PRIMITIVE_INT = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeInt((Integer) v);
-    }
+  /** A component that may be null: a byte that says whether it is there, then {@code value}'s bytes when it is. */
+  private static Codec nullable(Codec value) {
+    return codec((out, v) -> {
+      out.writeBoolean(v != null);
+      if (v != null) {
+        value.write(out, v);
+      }
+    }, in -> in.get() == 0 ? null : value.read(in));
+  }
 
-    public Object read(ByteBuffer in) {
-      return in.getInt();
-    }
-  };
+  private static final Codec INSTANT = nullable(PRESENT_INSTANT);
+  private static final Codec LONG = nullable(PRIMITIVE_LONG);
+  private static final Codec INTEGER = nullable(PRIMITIVE_INT);
+  private static final Codec DOUBLE = nullable(PRIMITIVE_DOUBLE);
 
-  private static final Codec PRIMITIVE_LONG = new Codec() {
-    public void write(DataOutputStream out, Object v) throws IOException {
-      out.writeLong((Long) v);
-    }
-
-    public Object read(ByteBuffer in) {
-      return in.getLong();
-    }
-  };
+  /** The codec of each component type that is neither a list nor a record. */
+  private static final Map<Type, Codec> PLAIN = Map.of(String.class, STRING, Instant.class, INSTANT, Long.class, LONG,
+      Integer.class, INTEGER, Double.class, DOUBLE, Boolean.class, BOOLEAN, boolean.class, PRIMITIVE_BOOLEAN,
+      int.class, PRIMITIVE_INT, long.class, PRIMITIVE_LONG);
 
   private static Codec listOf(Codec element) {
     return new Codec() {
@@ -206,48 +160,22 @@ final class RecordLayout {
   }
 
   private static Codec codecFor(Type type) {
-    if (type == String.class) {
-      return STRING;
-    } else if (type == Instant.class) {
-      return INSTANT;
-    } else if (type == Long.class) {
-      return LONG;
-    } else if (type == Integer.class) {
-      return INTEGER;
-    } else if (type == Double.class) {
-      return DOUBLE;
-    } else if (type == Boolean.class) {
-      return BOOLEAN;
-    } else if (type == boolean.class) {
-      return PRIMITIVE_BOOLEAN;
-    } else if (type == int.class) {
-      return PRIMITIVE_INT;
-    } else if (type == long.class) {
-      return PRIMITIVE_LONG;
+    Codec plain = PLAIN.get(type);
+    if (plain != null) {
+      return plain;
     } else if (type instanceof ParameterizedType p && p.getRawType() == List.class) {
       return listOf(codecFor(p.getActualTypeArguments()[0]));
     } else if (type instanceof Class<?> c && c.isRecord()) {
-      Shape nested = shape(c);
-      return new Codec() {
-        public void write(DataOutputStream out, Object v) throws IOException {
-          out.writeBoolean(v != null);
-          if (v != null) {
-            nested.write(out, v);
-          }
-        }
-
-        public Object read(ByteBuffer in) {
-          return in.get() == 0 ? null : nested.read(in);
-        }
-      };
+      return nullable(shape(c));
     }
     throw new IllegalStateException("the state snapshot has no layout for " + type.getTypeName()
         + "; add one to RecordLayout (and bump StateSnapshot.FORMAT)");
   }
 
   /** A record class: its accessors, canonical constructor and one codec per component. */
-  private record Shape(Method[] accessors, Constructor<?> constructor, Codec[] codecs) {
-    void write(DataOutputStream out, Object record) throws IOException {
+  private record Shape(Method[] accessors, Constructor<?> constructor, Codec[] codecs) implements Codec {
+    @Override
+    public void write(DataOutputStream out, Object record) throws IOException {
       for (int i = 0; i < accessors.length; i++) {
         try {
           codecs[i].write(out, accessors[i].invoke(record));
@@ -257,7 +185,8 @@ final class RecordLayout {
       }
     }
 
-    Object read(ByteBuffer in) {
+    @Override
+    public Object read(ByteBuffer in) {
       Object[] args = new Object[codecs.length];
       for (int i = 0; i < codecs.length; i++) {
         args[i] = codecs[i].read(in);

@@ -33,8 +33,7 @@ class LibraryUploadHttpTest {
   static void start() {
     app = TestApp.start();
     String admin = app.setupAndLogin();
-    app.createPerson(admin, "eve", "editor", "editor password 123");
-    editor = app.login("eve", "editor password 123");
+    editor = app.createAndLogin(admin, "eve", "editor", "editor password 123");
     folder = Folders.create(app.client(), editor, "Rushes");
   }
 

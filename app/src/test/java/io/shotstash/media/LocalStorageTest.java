@@ -76,6 +76,13 @@ class LocalStorageTest {
     return Storage.versionKey(UUID.randomUUID().toString(), "bin");
   }
 
+  /** The write answered the whole size, the file holds the whole content, and no temporary file is left. */
+  void assertStoredWhole(LocalStorage store, String key, byte[] content, Storage.Written w) throws Exception {
+    assertThat(w.size()).isEqualTo(content.length);
+    assertThat(store.path(key)).hasBinaryContent(content);
+    assertThat(tmpIsEmpty()).isTrue();
+  }
+
   boolean tmpIsEmpty() throws Exception {
     try (var files = Files.list(dir.resolve("media/tmp"))) {
       return files.findAny().isEmpty();
@@ -87,9 +94,7 @@ class LocalStorageTest {
     byte[] content = bytes(300_000);
     String key = key();
     Storage.Written w = fromFile(content, in -> storage.write(key, in, 1 << 20).await());
-    assertThat(w.size()).isEqualTo(content.length);
-    assertThat(storage.path(key)).hasBinaryContent(content);
-    assertThat(tmpIsEmpty()).isTrue();
+    assertStoredWhole(storage, key, content, w);
   }
 
   @Test
@@ -114,9 +119,7 @@ class LocalStorageTest {
     byte[] content = bytes(300_000);
     String key = key();
     Storage.Written w = fromFile(content, in -> flushing.write(key, in, 1 << 20).await());
-    assertThat(w.size()).isEqualTo(content.length);
-    assertThat(flushing.path(key)).hasBinaryContent(content);
-    assertThat(tmpIsEmpty()).isTrue();
+    assertStoredWhole(flushing, key, content, w);
     assertThat(fsyncs("early")).isPositive();
     assertThat(fsyncs("file")).isEqualTo(1);
     assertThat(fsyncs("folder")).isEqualTo(1);
@@ -172,9 +175,7 @@ class LocalStorageTest {
     byte[] content = bytes(Storage.SMALL_BODY_BYTES);
     String key = key();
     Storage.Written w = fromFile(content, in -> storage.write(key, in, 1 << 20, content.length).await());
-    assertThat(w.size()).isEqualTo(content.length);
-    assertThat(storage.path(key)).hasBinaryContent(content);
-    assertThat(tmpIsEmpty()).isTrue();
+    assertStoredWhole(storage, key, content, w);
   }
 
   @Test

@@ -278,15 +278,21 @@ class QueueConcurrencyTest {
       return cycle().compose(did -> did ? loop() : Future.succeededFuture());
     }
 
-    /** Checks a claim as the worker gets it; answers a failure to stop with, or null. */
-    AssertionError checkClaim(String jobId, String kind, String inputName) {
+    /** Checks a claimed job as the worker gets it; answers a failure to stop with, or null. */
+    AssertionError checkClaim(JsonObject job) {
+      String jobId = job.getString("id");
+      String kind = job.getString("kind");
       if (!kinds.contains(kind)) {
         return new AssertionError(name + " serves " + kinds + " and was handed " + jobId + " of kind " + kind);
       }
       if (!expectedInput.containsKey(jobId)) {
-        return new AssertionError(name + " was handed " + jobId + " (" + inputName + "), not a job of this scenario");
+        return new AssertionError(name + " was handed " + jobId + " (" + job.getJsonObject("input").getString("name")
+            + "), not a job of this scenario");
       }
       claimed.add(jobId);
+      if (job.getInteger("attempt") != 1) {
+        return new AssertionError(name + " was handed " + jobId + " as attempt " + job.getInteger("attempt"));
+      }
       return null;
     }
 
@@ -337,10 +343,7 @@ class QueueConcurrencyTest {
         JsonObject job = next.bodyAsJsonObject().getJsonObject("job");
         String id = job.getString("id");
         String claim = job.getString("claimToken");
-        AssertionError wrong = checkClaim(id, job.getString("kind"), job.getJsonObject("input").getString("name"));
-        if (wrong == null && job.getInteger("attempt") != 1) {
-          wrong = new AssertionError(name + " was handed " + id + " as attempt " + job.getInteger("attempt"));
-        }
+        AssertionError wrong = checkClaim(job);
         if (wrong != null) {
           return Future.failedFuture(wrong);
         }
@@ -413,10 +416,7 @@ class QueueConcurrencyTest {
               return Future.succeededFuture(false);
             }
             String id = job.getString("id");
-            AssertionError wrong = checkClaim(id, job.getString("kind"), job.getJsonObject("input").getString("name"));
-            if (wrong == null && job.getInteger("attempt") != 1) {
-              wrong = new AssertionError(name + " was handed " + id + " as attempt " + job.getInteger("attempt"));
-            }
+            AssertionError wrong = checkClaim(job);
             if (wrong != null) {
               return Future.failedFuture(wrong);
             }

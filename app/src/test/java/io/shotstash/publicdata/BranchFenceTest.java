@@ -5,24 +5,16 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
-import io.shotstash.config.Config;
 import io.shotstash.db.Database;
-import io.shotstash.publicdata.git.DataRepository;
-import io.shotstash.publicdata.git.GitTreeWriter;
 import io.shotstash.publicdata.git.PathChange;
 import io.shotstash.publicdata.records.Person;
-import io.shotstash.publicdata.write.Attribution;
-import io.shotstash.publicdata.write.GitWriterVerticle;
-import io.shotstash.publicdata.write.PublicDataClient;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.publicdata.write.WriteHandler;
 import io.shotstash.publicdata.write.WritePlan;
-import io.shotstash.testing.TestDatabase;
+import io.shotstash.testing.WithGitWriter;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Pool;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,14 +24,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jgit.lib.ObjectId;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The branch fence (docs/public-data.md → The branch fence) with a real PostgreSQL, a real bare
@@ -49,39 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
  * by hand on top is taken in. A frozen writer is played at the level it acts on: its own
  * PostgreSQL session holding the fence's row, or the branch's lock file holding its new commit.
  */
-class BranchFenceTest {
-  static final String BRANCH = "published";
+class BranchFenceTest extends WithGitWriter {
   static final Duration IDLE_LIMIT = Duration.ofMillis(1_500);
 
-  @TempDir
-  Path tmp;
-
-  TestDatabase db;
-  Vertx vertx;
-  Pool pool;
-  DataRepository repository;
-  PublicStateHolder holder;
-  PublicStateLoader loader;
-  GitTreeWriter git;
-  PublicDataClient writes;
   String writer;
-  final TomlCodec codec = new TomlCodec();
-  final Attribution attribution = new Attribution("codeforphilly.org");
 
   @BeforeEach
   void start() {
-    db = TestDatabase.create();
-    db.migrate();
-    vertx = Vertx.vertx();
-    pool = Database.pool(vertx, Config.load(Map.of("DATABASE_URL", "postgresql://postgres@" + db.url().host() + ":"
-        + db.url().port() + "/" + db.url().database(), "SHOTSTASH_DB_POOL_SIZE", "4")));
-    repository = DataRepository.openOrInit(tmp.resolve("public.git"), BRANCH, Sheet.templates(),
-        attribution.ident(Actor.SYSTEM, Instant.now()));
-    loader = new PublicStateLoader(repository, codec);
-    holder = new PublicStateHolder(loader.loadHead());
-    git = new GitTreeWriter(repository.repository(), BRANCH);
     deployWriter();
-    writes = new PublicDataClient(vertx);
   }
 
   void deployWriter() {
@@ -92,15 +56,7 @@ class BranchFenceTest {
       vertx.setTimer(IDLE_LIMIT.toMillis() * 3, id -> later.complete(GitWriterTest.putPerson(ctx, cmd, null)));
       return later.future();
     });
-    writer = vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec, attribution,
-        Map.of(put.action(), put, slow.action(), slow), "node-a").fenceIdleTimeout(IDLE_LIMIT)).await();
-  }
-
-  @AfterEach
-  void stop() {
-    vertx.close().await();
-    repository.close();
-    db.close();
+    writer = vertx.deployVerticle(newWriter(List.of(put, slow)).fenceIdleTimeout(IDLE_LIMIT)).await();
   }
 
   Future<JsonObject> send(String action, String slug) {

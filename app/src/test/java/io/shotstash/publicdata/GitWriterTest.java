@@ -6,28 +6,19 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
-import io.shotstash.config.Config;
-import io.shotstash.db.Database;
-import io.shotstash.publicdata.git.DataRepository;
-import io.shotstash.publicdata.git.GitTreeWriter;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.shotstash.publicdata.records.Person;
 import io.shotstash.publicdata.write.Attribution;
-import io.shotstash.publicdata.write.GitWriterVerticle;
-import io.shotstash.publicdata.write.PublicDataClient;
 import io.shotstash.publicdata.write.WriteCommand;
 import io.shotstash.publicdata.write.WriteContext;
 import io.shotstash.publicdata.write.WriteHandler;
 import io.shotstash.publicdata.write.WritePlan;
-import io.shotstash.testing.TestDatabase;
+import io.shotstash.testing.WithGitWriter;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,10 +31,8 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.FooterLine;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The git writer with a real PostgreSQL and a real bare repository: ordering under concurrency,
@@ -51,52 +40,14 @@ import org.junit.jupiter.api.io.TempDir;
  * they were, trailers, and replicas that converge. The write rules here are small test rules
  * registered with the writer the way the application registers its own.
  */
-class GitWriterTest {
+class GitWriterTest extends WithGitWriter {
   static final Actor.Member ALICE = new Actor.Member(Ids.uuid7(), "alice", "Alice Example", AccountLevel.STAFF, null);
-
-  @TempDir
-  Path tmp;
-
-  TestDatabase db;
-  Vertx vertx;
-  Pool pool;
-  DataRepository repository;
-  PublicStateHolder holder;
-  PublicStateLoader loader;
-  PublicDataClient writes;
-  final TomlCodec codec = new TomlCodec();
 
   @BeforeEach
   void start() {
-    db = TestDatabase.create();
-    db.migrate();
     db.execute(
         "CREATE TABLE test_deferred (id int PRIMARY KEY, parent int REFERENCES test_deferred (id) DEFERRABLE INITIALLY DEFERRED)");
-    vertx = Vertx.vertx();
-    Config config =
-        Config.load(Map.of("DATABASE_URL", "postgresql://postgres@" + db.url().host() + ":" + db.url().port()
-            + "/" + db.url().database(), "SHOTSTASH_DB_POOL_SIZE", "4"));
-    pool = Database.pool(vertx, config);
-    Attribution attribution = new Attribution("codeforphilly.org");
-    repository = DataRepository.openOrInit(tmp.resolve("public.git"), "published", Sheet.templates(),
-        attribution.ident(Actor.SYSTEM, Instant.now()));
-    loader = new PublicStateLoader(repository, codec);
-    holder = new PublicStateHolder(loader.loadHead());
-    Map<String, WriteHandler> handlers = new HashMap<>();
-    for (WriteHandler h : testRules()) {
-      handlers.put(h.action(), h);
-    }
-    GitTreeWriter git = new GitTreeWriter(repository.repository(), "published");
-    vertx.deployVerticle(new GitWriterVerticle(pool, holder, loader, git, codec, attribution, handlers, "node-a"))
-        .await();
-    writes = new PublicDataClient(vertx);
-  }
-
-  @AfterEach
-  void stop() {
-    vertx.close().await();
-    repository.close();
-    db.close();
+    vertx.deployVerticle(newWriter(testRules())).await();
   }
 
   // ---- the test rules ----
@@ -248,7 +199,7 @@ class GitWriterTest {
   @Test
   void aReplicaAppliesEventsAndCatchesUpAfterMissingSome() throws Exception {
     PublicStateHolder other = new PublicStateHolder(loader.loadHead());
-    vertx.deployVerticle(new ReplicaVerticle(other, loader, codec, "node-b", pool, "published")).await();
+    vertx.deployVerticle(new ReplicaVerticle(other, loader, codec, "node-b", pool, BRANCH)).await();
     send("test.put", "hana").await();
     awaitConverged(other);
     assertThat(other.current().personBySlug("hana")).isPresent();

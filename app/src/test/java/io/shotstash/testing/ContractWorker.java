@@ -51,12 +51,7 @@ public final class ContractWorker {
       String kind = "test/" + name;
       ContractWorker w = new ContractWorker(app, bootstrapToken, manifest(name, kind));
       assertThat(w.register().status()).isEqualTo(201);
-      HttpResponse<Buffer> upload = app.client().post("/api/v1/files").bearerTokenAuthentication(adminToken)
-          .addQueryParam("folderId", folderId).putHeader("Content-Type", "video/mp4")
-          .putHeader("X-File-Name", "clip.mp4")
-          .sendBuffer(Buffer.buffer("not really a video")).await();
-      assertThat(upload.statusCode()).as(upload.bodyAsString()).isEqualTo(201);
-      String fileId = upload.bodyAsJsonObject().getJsonObject("data").getString("id");
+      String fileId = app.uploadVideo(adminToken, folderId, "clip.mp4");
       Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.ENQUEUE,
           new JsonObject().put("fileId", fileId).put("kind", kind)).await();
       Answer next = w.next();
@@ -286,6 +281,28 @@ public final class ContractWorker {
   /** {@code POST jobs/:id/fail} with this body. */
   public Answer fail(String jobId, String claimToken, JsonObject body) {
     return post("/jobs/" + jobId + "/fail", claimToken, body.toBuffer());
+  }
+
+  // ---- seeding: a job taken to its end ----
+
+  /**
+   * Claims the next job, which must be {@code jobId}, sends a small MP4 output and completes it;
+   * asserts each step.
+   */
+  public void runToDone(String jobId) {
+    Answer claim = next();
+    assertThat(claim.status()).as(claim.toString()).isEqualTo(200);
+    assertThat(claim.job().getString("id")).isEqualTo(jobId);
+    String claimToken = claim.job().getString("claimToken");
+    assertThat(output(jobId, claimToken, "video/mp4", "mp4", Buffer.buffer("proxy")).status()).isIn(200, 201, 204);
+    assertThat(complete(jobId, claimToken).status()).isEqualTo(200);
+  }
+
+  /** Claims the next job, which must be {@code jobId}, and fails it for good with {@code error}; asserts each step. */
+  public void failNext(String jobId, String error) {
+    Answer claim = next();
+    assertThat(claim.job().getString("id")).isEqualTo(jobId);
+    assertThat(fail(jobId, claim.job().getString("claimToken"), error, false).status()).isEqualTo(200);
   }
 
   // ---- anything else ----

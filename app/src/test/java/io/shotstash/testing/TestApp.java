@@ -1,18 +1,21 @@
 package io.shotstash.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.shotstash.app.AppVerticle;
 import io.shotstash.config.Config;
 import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.publicdata.PublicStateHolder;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
-import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -162,6 +165,29 @@ public final class TestApp implements AutoCloseable {
       throw new IllegalStateException("create failed: " + r.bodyAsString());
     }
     return r.bodyAsJsonObject().getJsonObject("data");
+  }
+
+  /**
+   * Uploads {@code bytes} as the file {@code name} of {@code type} into {@code folderId}, as the
+   * bearer {@code token}; asserts the 201 and answers the file's id.
+   */
+  public String upload(String token, String folderId, String name, String type, byte[] bytes) {
+    HttpResponse<Buffer> r = client.post("/api/v1/files").bearerTokenAuthentication(token)
+        .putHeader("Content-Type", type).putHeader("X-File-Name", name).addQueryParam("folderId", folderId)
+        .sendBuffer(Buffer.buffer(bytes)).await();
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
+    return r.bodyAsJsonObject().getJsonObject("data").getString("id");
+  }
+
+  /** {@link #upload} of a few bytes that claim to be a video/mp4. */
+  public String uploadVideo(String token, String folderId, String name) {
+    return upload(token, folderId, name, "video/mp4", "not really a video".getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** An administrator creates an account and its owner signs in; returns the owner's bearer token. */
+  public String createAndLogin(String adminToken, String slug, String level, String password) {
+    createPerson(adminToken, slug, level, password);
+    return login(slug, password);
   }
 
   @Override

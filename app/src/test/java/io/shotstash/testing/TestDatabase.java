@@ -191,6 +191,11 @@ public final class TestDatabase implements AutoCloseable {
     }
   }
 
+  /** The first column of every row of a query, as text. */
+  public List<String> texts(String query) {
+    return rows(query, ResultSet::getString).stream().map(row -> row.get(0)).toList();
+  }
+
   /** The first column of the first row of a query, as text (null when no row or SQL null). */
   public String text(String query) {
     try (Connection c = Database.connect(url);

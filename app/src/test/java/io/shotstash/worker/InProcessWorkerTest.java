@@ -65,12 +65,7 @@ class InProcessWorkerTest {
 
     JsonObject probe = TestVideos.probe(AppSteps.downloadVersion(app, session, done.getString("versionId"),
         media.resolve("proxy.mp4")));
-    JsonObject video = TestVideos.stream(probe, "video");
-    assertThat(video.getString("codec_name")).isEqualTo("h264");
-    assertThat(video.getString("pix_fmt")).isEqualTo("yuv420p");
-    assertThat(video.getInteger("width")).isEqualTo(960); // 540 high: never upscaled
-    assertThat(video.getInteger("height")).isEqualTo(540);
-    assertThat(TestVideos.stream(probe, "audio").getString("codec_name")).isEqualTo("aac");
+    TestVideos.assertProxy(probe, 960, 540); // 540 high: never upscaled
 
     try (var left = Files.list(app.dataDir().resolve("worker-tmp").resolve(Scratch.folderName("in-process-1")))) {
       assertThat(left).as("scratch files are deleted").isEmpty();

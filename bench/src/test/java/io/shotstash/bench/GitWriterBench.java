@@ -143,22 +143,14 @@ public final class GitWriterBench {
         scenarios.add(s);
         s.setUp();
       }
-      for (Scenario s : scenarios) {
-        s.warmUp(Mode.RAW, options.warmup());
-        s.warmUp(Mode.PIPELINED, options.warmup());
-        s.resetRepackCounters();
-      }
+      warmUp(scenarios, Mode.RAW, Mode.PIPELINED, options.warmup());
       smallLoad = interleave(scenarios, Mode.SMALL_FOLDER, options.commits(), options.slice());
       for (Scenario s : scenarios) {
         s.timeFullGc(); // after the small-folder commits, before the people/ part adds its big trees
         s.postgresOnly();
       }
       if (options.peopleCommits() > 0) {
-        for (Scenario s : scenarios) {
-          s.warmUp(Mode.PEOPLE_RAW, options.peopleWarmup());
-          s.warmUp(Mode.PEOPLE_PIPELINED, options.peopleWarmup());
-          s.resetRepackCounters();
-        }
+        warmUp(scenarios, Mode.PEOPLE_RAW, Mode.PEOPLE_PIPELINED, options.peopleWarmup());
         peopleLoad = interleave(scenarios, Mode.PEOPLE, options.peopleCommits(), options.slice());
       }
       for (Scenario s : scenarios) {
@@ -177,6 +169,18 @@ public final class GitWriterBench {
       System.out.println("Wrote the section '" + SECTION + "' of " + options.out());
     }
     System.exit(0); // Vert.x and JGit leave non-daemon threads behind
+  }
+
+  /**
+   * Warms each scenario up in the raw mode and its pipelined peer, then repacks it so that the
+   * timed commits start with the repack counter at zero.
+   */
+  static void warmUp(List<Scenario> scenarios, Mode raw, Mode pipelined, int commits) throws Exception {
+    for (Scenario s : scenarios) {
+      s.warmUp(raw, commits);
+      s.warmUp(pipelined, commits);
+      s.resetRepackCounters();
+    }
   }
 
   /** Rounds of one slice per scenario and mode until each has {@code commits}; returns the load from elsewhere. */

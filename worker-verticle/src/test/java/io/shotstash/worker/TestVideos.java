@@ -1,5 +1,7 @@
 package io.shotstash.worker;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -57,6 +59,16 @@ final class TestVideos {
       }
     }
     return null;
+  }
+
+  /** Asserts a worker's proxy: H.264 in yuv420p at {@code width x height}, with AAC audio. */
+  static void assertProxy(JsonObject probe, int width, int height) {
+    JsonObject video = stream(probe, "video");
+    assertThat(video.getString("codec_name")).isEqualTo("h264");
+    assertThat(video.getString("pix_fmt")).isEqualTo("yuv420p");
+    assertThat(video.getInteger("width")).isEqualTo(width);
+    assertThat(video.getInteger("height")).isEqualTo(height);
+    assertThat(stream(probe, "audio").getString("codec_name")).isEqualTo("aac");
   }
 
   private static String run(List<String> args) {

@@ -107,6 +107,14 @@ class WorkerLoopTest {
     return fake.calls(route).stream().filter(c -> job.id().equals(c.jobId())).toList();
   }
 
+  /** The worker dropped the job: no output, complete, fail or release was sent about it. */
+  private void assertNothingSentAbout(FakeJob job) {
+    assertThat(callsAbout(job, "output")).isEmpty();
+    assertThat(callsAbout(job, "complete")).isEmpty();
+    assertThat(callsAbout(job, "fail")).isEmpty();
+    assertThat(callsAbout(job, "release")).isEmpty();
+  }
+
   private Path scratchOf(String name) {
     return tmp.resolve(Scratch.folderName(name));
   }
@@ -175,12 +183,7 @@ class WorkerLoopTest {
     Path proxy = tmp.resolve("proxy.mp4");
     Files.write(proxy, outputs.get(1).body().getBytes());
     JsonObject probe = TestVideos.probe(proxy);
-    JsonObject v = TestVideos.stream(probe, "video");
-    assertThat(v.getString("codec_name")).isEqualTo("h264");
-    assertThat(v.getString("pix_fmt")).isEqualTo("yuv420p");
-    assertThat(v.getInteger("width")).isEqualTo(320);
-    assertThat(v.getInteger("height")).isEqualTo(240);
-    assertThat(TestVideos.stream(probe, "audio").getString("codec_name")).isEqualTo("aac");
+    TestVideos.assertProxy(probe, 320, 240);
 
     assertThat(callsAbout(job, "complete")).hasSize(2);
     List<Integer> progress = callsAbout(job, "progress").stream().map(c -> c.json().getInteger("progress")).toList();
@@ -214,10 +217,7 @@ class WorkerLoopTest {
     deploy("w-lost");
     Call lost = await(fake.when("heartbeat", c -> c.json().getJsonArray("activeJobIds").contains(job.id())));
     nextAfter(lost);
-    assertThat(callsAbout(job, "fail")).isEmpty();
-    assertThat(callsAbout(job, "complete")).isEmpty();
-    assertThat(callsAbout(job, "output")).isEmpty();
-    assertThat(callsAbout(job, "release")).isEmpty();
+    assertNothingSentAbout(job);
     assertScratchEmpty("w-lost");
   }
 
@@ -228,10 +228,7 @@ class WorkerLoopTest {
     deploy("w-terminal");
     Call progress = await(fake.when("progress", c -> job.id().equals(c.jobId())));
     nextAfter(progress);
-    assertThat(callsAbout(job, "output")).isEmpty();
-    assertThat(callsAbout(job, "complete")).isEmpty();
-    assertThat(callsAbout(job, "fail")).isEmpty();
-    assertThat(callsAbout(job, "release")).isEmpty();
+    assertNothingSentAbout(job);
     assertScratchEmpty("w-terminal");
   }
 

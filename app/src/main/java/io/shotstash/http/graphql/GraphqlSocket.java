@@ -317,24 +317,17 @@ final class GraphqlSocket {
 
     @Override
     public void onNext(ExecutionResult result) {
-      context.runOnContext(v -> {
-        if (cancelled) {
-          return;
-        }
-        socket.writeTextMessage(TransportFrame.next(id, result.toSpecification())).onComplete(ar -> {
-          if (!cancelled) {
-            subscription.request(1);
-          }
-        });
-      });
+      unlessCancelled(() -> socket.writeTextMessage(TransportFrame.next(id, result.toSpecification()))
+          .onComplete(ar -> {
+            if (!cancelled) {
+              subscription.request(1);
+            }
+          }));
     }
 
     @Override
     public void onError(Throwable failure) {
-      context.runOnContext(v -> {
-        if (cancelled) {
-          return;
-        }
+      unlessCancelled(() -> {
         ApiError refusal = ApiError.from(failure);
         if (refusal == null) {
           String traceId = UUID.randomUUID().toString();
@@ -347,9 +340,14 @@ final class GraphqlSocket {
 
     @Override
     public void onComplete() {
+      unlessCancelled(() -> finish(this, TransportFrame.complete(id)));
+    }
+
+    /** Runs {@code step} on the socket's context, unless the operation is cancelled by then. */
+    private void unlessCancelled(Runnable step) {
       context.runOnContext(v -> {
         if (!cancelled) {
-          finish(this, TransportFrame.complete(id));
+          step.run();
         }
       });
     }

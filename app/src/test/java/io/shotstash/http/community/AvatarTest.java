@@ -89,8 +89,7 @@ class AvatarTest {
 
   @Test
   void aPurgeTakesTheAvatarWithThePerson() {
-    app.createPerson(admin, "rex", "user", "rex password 123");
-    String rex = app.login("rex", "rex password 123");
+    String rex = app.createAndLogin(admin, "rex", "user", "rex password 123");
     String url = put("rex", rex, "image/png", PNG).bodyAsJsonObject().getJsonObject("data").getString("avatarUrl");
     HttpResponse<Buffer> purge = http.post("/api/people/rex/purge").bearerTokenAuthentication(admin)
         .sendJsonObject(new JsonObject().put("reason", "test purge").put("spam", false)).await();

@@ -35,8 +35,7 @@ final class CommunityApi extends DataApi {
 
   /** An administrator creates a member at {@code level}; returns the member's bearer token. */
   String member(String adminToken, String slug, String level) {
-    app.createPerson(adminToken, slug, level, PASSWORD);
-    return app.login(slug, PASSWORD);
+    return app.createAndLogin(adminToken, slug, level, PASSWORD);
   }
 
   /** {@code owner} creates the project {@code title} (whose slug is {@code slug}) and {@code member} joins it. */

@@ -45,8 +45,7 @@ class GraphqlSocketTest extends WithSignedInApp {
   }
 
   private static String person(String slug, String level) {
-    app.createPerson(admin, slug, level, slug + " password 123");
-    return app.login(slug, slug + " password 123");
+    return app.createAndLogin(admin, slug, level, slug + " password 123");
   }
 
   private static void logout(String token) {

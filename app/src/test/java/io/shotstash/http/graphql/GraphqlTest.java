@@ -1,11 +1,13 @@
 package io.shotstash.http.graphql;
 
+import static io.shotstash.testing.GraphqlHttp.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.testing.ContractWorker.Claimed;
 import io.shotstash.testing.Folders;
+import io.shotstash.testing.GraphqlHttp;
 import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -45,10 +47,8 @@ class GraphqlTest extends WithSignedInApp {
   static void start() {
     startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
     http = app.client();
-    app.createPerson(admin, "eddie", "editor", "editor password 123");
-    app.createPerson(admin, "uma", "user", "user password 123");
-    editor = app.login("eddie", "editor password 123");
-    user = app.login("uma", "user password 123");
+    editor = app.createAndLogin(admin, "eddie", "editor", "editor password 123");
+    user = app.createAndLogin(admin, "uma", "user", "user password 123");
     library = Folders.create(http, editor, "Library");
   }
 
@@ -59,21 +59,9 @@ class GraphqlTest extends WithSignedInApp {
   }
 
   static JsonObject gql(String token, String query, JsonObject variables) {
-    HttpRequest<Buffer> req = http.post("/graphql");
-    if (token != null) {
-      req.bearerTokenAuthentication(token);
-    }
-    HttpResponse<Buffer> r =
-        req.sendJsonObject(new JsonObject().put("query", query).put("variables", variables)).await();
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
+    HttpResponse<Buffer> r = GraphqlHttp.post(http, token, query, variables);
     assertThat(r.getHeader("Content-Type")).startsWith("application/json");
     return r.bodyAsJsonObject();
-  }
-
-  /** The data of an answer that must have no errors. */
-  static JsonObject data(JsonObject answer) {
-    assertThat(answer.getJsonArray("errors")).as(answer.encode()).isNull();
-    return answer.getJsonObject("data");
   }
 
   /** The code of the first error (every error must carry one). */
@@ -88,11 +76,7 @@ class GraphqlTest extends WithSignedInApp {
   }
 
   static String upload(String token, String name, String type, byte[] bytes, String folderId) {
-    HttpRequest<Buffer> req = http.post("/api/v1/files").bearerTokenAuthentication(token)
-        .putHeader("Content-Type", type).putHeader("X-File-Name", name).addQueryParam("folderId", folderId);
-    HttpResponse<Buffer> r = req.sendBuffer(Buffer.buffer(bytes)).await();
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
-    return r.bodyAsJsonObject().getJsonObject("data").getString("id");
+    return app.upload(token, folderId, name, type, bytes);
   }
 
   static String uploadVideo() {
@@ -286,8 +270,7 @@ class GraphqlTest extends WithSignedInApp {
   void retryRunsAFailedJobAgainAndOnlyAFailedOne() {
     Claimed c = Claimed.fresh(app, BOOTSTRAP, admin, library, "retry-" + UUID.randomUUID().toString().substring(0, 8));
     // an editor of its own: retries are writes, counted against the 30 a minute of the shared one
-    app.createPerson(admin, "rita", "editor", "editor password 123");
-    String editor = app.login("rita", "editor password 123");
+    String editor = app.createAndLogin(admin, "rita", "editor", "editor password 123");
     String retry = "mutation($id: ID!) { retryJob(id: $id) { id kind status fileId } }";
     JsonObject failedId = new JsonObject().put("id", c.id());
     // not failed yet: it is claimed

@@ -1,16 +1,15 @@
 package io.shotstash.http.graphql;
 
+import static io.shotstash.testing.GraphqlHttp.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.bus.Addresses;
 import io.shotstash.testing.ContractWorker;
 import io.shotstash.testing.Folders;
+import io.shotstash.testing.GraphqlHttp;
 import io.shotstash.testing.WithSignedInApp;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,10 +45,8 @@ class JobsDashboardQueriesTest extends WithSignedInApp {
   @BeforeAll
   static void start() {
     startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
-    app.createPerson(admin, "eddie", "editor", "editor password 123");
-    app.createPerson(admin, "uma", "user", "user password 123");
-    editor = app.login("eddie", "editor password 123");
-    user = app.login("uma", "user password 123");
+    editor = app.createAndLogin(admin, "eddie", "editor", "editor password 123");
+    user = app.createAndLogin(admin, "uma", "user", "user password 123");
     String folder = Folders.create(app.client(), editor, "Dashboard");
     worker = new ContractWorker(app, BOOTSTRAP, ContractWorker.manifest("dash-worker", KIND));
     assertThat(worker.register().status()).isEqualTo(201);
@@ -62,37 +59,20 @@ class JobsDashboardQueriesTest extends WithSignedInApp {
     failedJob = enqueue(oddFile);
     notesJob = enqueue(notes);
     // the claim hands out the oldest queued job first: interview, a_b%, notes
-    runToDone(interviewJob);
-    ContractWorker.Answer claim = worker.next();
-    assertThat(claim.job().getString("id")).isEqualTo(failedJob);
-    assertThat(worker.fail(failedJob, claim.job().getString("claimToken"), "ffmpeg exited with 1", false).status())
-        .isEqualTo(200);
-    runToDone(notesJob);
+    worker.runToDone(interviewJob);
+    worker.failNext(failedJob, "ffmpeg exited with 1");
+    worker.runToDone(notesJob);
     queuedJob = enqueue(lookalike);
   }
 
   // ---- helpers ----
 
   static String upload(String name, String folder) {
-    HttpResponse<Buffer> r = app.client().post("/api/v1/files").bearerTokenAuthentication(editor)
-        .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", name).addQueryParam("folderId", folder)
-        .sendBuffer(Buffer.buffer("not really a video")).await();
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
-    return r.bodyAsJsonObject().getJsonObject("data").getString("id");
+    return app.uploadVideo(editor, folder, name);
   }
 
   static String enqueue(String fileId) {
-    return data(gql(editor, "mutation($f: ID!, $k: String!) { enqueueJob(fileId: $f, kind: $k) { id } }",
-        new JsonObject().put("f", fileId).put("k", KIND))).getJsonObject("enqueueJob").getString("id");
-  }
-
-  static void runToDone(String jobId) {
-    ContractWorker.Answer claim = worker.next();
-    assertThat(claim.status()).as(claim.toString()).isEqualTo(200);
-    assertThat(claim.job().getString("id")).isEqualTo(jobId);
-    String token = claim.job().getString("claimToken");
-    assertThat(worker.output(jobId, token, "video/mp4", "mp4", Buffer.buffer("proxy")).status()).isIn(200, 201, 204);
-    assertThat(worker.complete(jobId, token).status()).isEqualTo(200);
+    return GraphqlHttp.enqueueJob(app.client(), editor, fileId, KIND);
   }
 
   static JsonObject gql(String token, String query) {
@@ -100,19 +80,7 @@ class JobsDashboardQueriesTest extends WithSignedInApp {
   }
 
   static JsonObject gql(String token, String query, JsonObject variables) {
-    HttpRequest<Buffer> req = app.client().post("/graphql");
-    if (token != null) {
-      req.bearerTokenAuthentication(token);
-    }
-    HttpResponse<Buffer> r =
-        req.sendJsonObject(new JsonObject().put("query", query).put("variables", variables)).await();
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
-    return r.bodyAsJsonObject();
-  }
-
-  static JsonObject data(JsonObject answer) {
-    assertThat(answer.getJsonArray("errors")).as(answer.encode()).isNull();
-    return answer.getJsonObject("data");
+    return GraphqlHttp.post(app.client(), token, query, variables).bodyAsJsonObject();
   }
 
   static JsonObject firstError(JsonObject answer) {

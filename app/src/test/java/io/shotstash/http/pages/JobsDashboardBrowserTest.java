@@ -3,12 +3,10 @@ package io.shotstash.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.ContractWorker;
+import io.shotstash.testing.GraphqlHttp;
 import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
 import io.shotstash.testing.WithSignedInApp;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -49,8 +47,7 @@ class JobsDashboardBrowserTest extends WithSignedInApp {
   @BeforeAll
   static void start() {
     startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
-    app.createPerson(admin, "eddie", "editor", "editor password 123");
-    editor = app.login("eddie", "editor password 123");
+    editor = app.createAndLogin(admin, "eddie", "editor", "editor password 123");
     String folder = JobsViewBrowserTest.gql(editor, "mutation { createFolder(name: \"Shoot day 2\") { id } }")
         .getJsonObject("createFolder").getString("id");
     String interview = upload("interview.mp4", folder);
@@ -64,11 +61,9 @@ class JobsDashboardBrowserTest extends WithSignedInApp {
     interviewProxy = enqueue(interview, PROXY);
     brollProxy = enqueue(broll, PROXY);
     notesTranscode = enqueue(notes, TRANSCODE);
-    runToDone(proxy, interviewProxy);
-    ContractWorker.Answer claim = proxy.next();
-    assertThat(claim.job().getString("id")).isEqualTo(brollProxy);
-    assertThat(proxy.fail(brollProxy, claim.job().getString("claimToken"), ERROR, false).status()).isEqualTo(200);
-    runToDone(transcoder, notesTranscode);
+    proxy.runToDone(interviewProxy);
+    proxy.failNext(brollProxy, ERROR);
+    transcoder.runToDone(notesTranscode);
     interviewTranscode = enqueue(interview, TRANSCODE);
 
     browser = Browser.open(app);
@@ -83,24 +78,11 @@ class JobsDashboardBrowserTest extends WithSignedInApp {
   // ---- seeding through the real APIs ----
 
   static String upload(String name, String folder) {
-    HttpResponse<Buffer> r = app.client().post("/api/v1/files").bearerTokenAuthentication(editor)
-        .putHeader("Content-Type", "video/mp4").putHeader("X-File-Name", name).addQueryParam("folderId", folder)
-        .sendBuffer(Buffer.buffer("not really a video")).await();
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
-    return r.bodyAsJsonObject().getJsonObject("data").getString("id");
+    return app.uploadVideo(editor, folder, name);
   }
 
   static String enqueue(String fileId, String kind) {
-    return JobsViewBrowserTest.gql(editor, "mutation($f: ID!, $k: String!) { enqueueJob(fileId: $f, kind: $k) { id } }",
-        new JsonObject().put("f", fileId).put("k", kind)).getJsonObject("enqueueJob").getString("id");
-  }
-
-  static void runToDone(ContractWorker worker, String jobId) {
-    ContractWorker.Answer claim = worker.next();
-    assertThat(claim.job().getString("id")).isEqualTo(jobId);
-    String token = claim.job().getString("claimToken");
-    assertThat(worker.output(jobId, token, "video/mp4", "mp4", Buffer.buffer("proxy")).status()).isIn(200, 201, 204);
-    assertThat(worker.complete(jobId, token).status()).isEqualTo(200);
+    return GraphqlHttp.enqueueJob(app.client(), editor, fileId, kind);
   }
 
   // ---- page helpers ----

@@ -1,14 +1,15 @@
 package io.shotstash.http.pages;
 
+import static io.shotstash.testing.GraphqlHttp.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.ContractWorker;
+import io.shotstash.testing.GraphqlHttp;
 import io.shotstash.testing.Teardown;
 import io.shotstash.testing.TestApp;
 import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,8 +50,7 @@ class JobsViewBrowserTest extends WithSignedInApp {
   @BeforeAll
   static void start() {
     startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
-    app.createPerson(admin, "eddie", "editor", EDITOR_PASSWORD);
-    editor = app.login("eddie", EDITOR_PASSWORD);
+    editor = app.createAndLogin(admin, "eddie", "editor", EDITOR_PASSWORD);
     String shoot = gql(editor, "mutation { createFolder(name: \"Shoot day 1\") { id } }").getJsonObject("createFolder")
         .getString("id");
     String selects = gql(editor, "mutation($p: ID) { createFolder(name: \"Selects\", parentId: $p) { id } }",
@@ -77,20 +77,11 @@ class JobsViewBrowserTest extends WithSignedInApp {
   }
 
   static JsonObject gql(String token, String query, JsonObject variables) {
-    HttpResponse<Buffer> r = app.client().post("/graphql").bearerTokenAuthentication(token)
-        .sendJsonObject(new JsonObject().put("query", query).put("variables", variables)).await();
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
-    JsonObject body = r.bodyAsJsonObject();
-    assertThat(body.getJsonArray("errors")).as(body.encode()).isNull();
-    return body.getJsonObject("data");
+    return data(GraphqlHttp.post(app.client(), token, query, variables).bodyAsJsonObject());
   }
 
   static String upload(String name, String type, byte[] bytes, String folderId) {
-    HttpResponse<Buffer> r = app.client().post("/api/v1/files").bearerTokenAuthentication(editor)
-        .putHeader("Content-Type", type).putHeader("X-File-Name", name).addQueryParam("folderId", folderId)
-        .sendBuffer(Buffer.buffer(bytes)).await();
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
-    return r.bodyAsJsonObject().getJsonObject("data").getString("id");
+    return app.upload(editor, folderId, name, type, bytes);
   }
 
   // ---- page helpers ----

@@ -3,13 +3,9 @@ package io.shotstash.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.Teardown;
-import io.shotstash.testing.WithSignedInApp;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,13 +29,11 @@ import org.openqa.selenium.support.ui.Select;
  * GitHub sign-up through the sign-in page, and a staff member working the desk with the keyboard.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class MembersDeskBrowserTest extends WithSignedInApp {
-  static final String PASSWORD = "member password 123";
+class MembersDeskBrowserTest extends WithMembersDesk {
   static final String BOUNCE_SECRET = "bounce-secret-0123456789-0123456789";
   static final String STAGED_REASONING = "Business name as the member name and a promotional pharmacy link in the bio.";
 
   static FakeGitHub github;
-  static Browser browser;
 
   @BeforeAll
   static void start() {
@@ -58,19 +52,6 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   }
 
   // ---- seeding through the real APIs ----
-
-  static HttpResponse<Buffer> call(HttpMethod method, String path, String token, JsonObject body) {
-    HttpRequest<Buffer> req = app.client().request(method, path);
-    if (token != null) {
-      req.bearerTokenAuthentication(token);
-    }
-    return body == null ? req.send().await() : req.sendJsonObject(body).await();
-  }
-
-  static JsonObject ok(HttpResponse<Buffer> r, int status) {
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
-    return r.bodyAsJsonObject();
-  }
 
   static void person(String slug, String fullName, String email, String level, String bio) {
     ok(call(HttpMethod.POST, "/api/people", admin, new JsonObject().put("slug", slug).put("fullName", fullName)
@@ -109,29 +90,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
         200);
   }
 
-  static JsonObject member(String slug) {
-    return ok(call(HttpMethod.GET, "/api/admin/members/" + slug, admin, null), 200).getJsonObject("data");
-  }
-
   // ---- page helpers ----
-
-  static By row(String slug) {
-    return By.id("m-" + slug);
-  }
-
-  /** Opens the desk as the staff member (signing in on the sign-in page first when needed). */
-  static void openDeskAsStaff() {
-    if (browser.driver.manage().getCookieNamed("shotstash_session") == null) {
-      browser.signIn("sam-staff", PASSWORD, "/admin/members");
-    } else {
-      browser.go("/admin/members");
-    }
-    waitForRoster();
-  }
-
-  static void waitForRoster() {
-    browser.until(d -> browser.text(By.id("members-status")).contains("match"));
-  }
 
   /** Moves the keyboard's current row with j (down) or k (up) until it is {@code slug}. */
   static void moveTo(String slug) {
@@ -238,7 +197,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   @Test
   @Order(3)
   void anAgentsStagedVoteShowsAsStagedWithItsReasoningAndThePurgeDate() {
-    openDeskAsStaff();
+    openDesk("sam-staff");
     JsonObject row = member("cheap-pills");
     String purgeAfter = row.getString("purgeAfter");
     assertThat(purgeAfter).isNotNull();
@@ -266,7 +225,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   @Test
   @Order(4)
   void enterExpandsTheDetailWithFootprintAndVotes() {
-    openDeskAsStaff();
+    openDesk("sam-staff");
     moveTo("mia-chen");
     browser.keys(Keys.ENTER);
     browser.visible(By.id("m-mia-chen-detail"));
@@ -292,7 +251,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   @Test
   @Order(5)
   void aRefusedVoteShowsItsMessageAndTheRowIsReadAgain() {
-    openDeskAsStaff();
+    openDesk("sam-staff");
     browser.visible(row("gone-soon"));
     // an administrator purges the member while the desk still shows the row
     ok(call(HttpMethod.POST, "/api/people/gone-soon/purge", admin, new JsonObject().put("reason", "Test account.")
@@ -308,7 +267,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   @Test
   @Order(6)
   void theEmailDomainButtonSearchesThatDomain() {
-    openDeskAsStaff();
+    openDesk("sam-staff");
     browser.find(By.cssSelector("#m-bo-lindqvist .domain")).click();
     browser.until(d -> browser.all(By.cssSelector("#members li.member")).size() == 1);
     assertThat(browser.attribute(By.id("f-q"), "value")).isEqualTo("@mailbox.example.net");
@@ -321,7 +280,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   @Test
   @Order(7)
   void thePurgeLogListsPurgesAndStaffLiftABlock() {
-    openDeskAsStaff();
+    openDesk("sam-staff");
     browser.find(By.id("tab-purges")).click();
     browser.textIn(By.id("purges-status"), "1 purge");
     assertThat(browser.text(By.cssSelector("#purges li.purge"))).contains("@spam-gone", "Pill Palace",
@@ -355,7 +314,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   void theDeskWorksAt360PixelsWide() {
     browser.resize(360, 800);
     try {
-      openDeskAsStaff();
+      openDesk("sam-staff");
       browser.visible(row("mia-chen"));
       assertThat(browser.overflowsSideways()).as("nothing scrolls sideways at 360 px").isFalse();
       Path shot = browser.screenshot("members-desk-360");
@@ -374,7 +333,7 @@ class MembersDeskBrowserTest extends WithSignedInApp {
   @Test
   @Order(9)
   void theViewLivesInTheAddressBackAndForwardWalkItAndANewPageStartsAtItsFirstRow() {
-    openDeskAsStaff();
+    openDesk("sam-staff");
     // a link reproduces a view: every member, two a page
     browser.go("/admin/members?vote=any&perPage=2");
     waitForRoster();

@@ -3,12 +3,8 @@ package io.shotstash.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.Teardown;
-import io.shotstash.testing.WithSignedInApp;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -28,8 +24,7 @@ import org.openqa.selenium.support.ui.Select;
  * seeded through the real APIs; a staff member works the table at 1366×900 and at 390×844.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class MembersTableBrowserTest extends WithSignedInApp {
-  static final String PASSWORD = "member password 123";
+class MembersTableBrowserTest extends WithMembersDesk {
   static final String[][] MEMBERS = {
       {"ines-okafor", "Ines Okafor"}, {"tomas-reyes", "Tomás Reyes"}, {"ruth-abara", "Ruth Abara"},
       {"kenji-watanabe", "Kenji Watanabe"}, {"olga-ivanova", "Olga Ivanova"}, {"pavel-novak", "Pavel Novák"},
@@ -38,8 +33,6 @@ class MembersTableBrowserTest extends WithSignedInApp {
       {"emeka-obi", "Emeka Obi"}, {"hana-sato", "Hana Sato"}, {"marco-bianchi", "Marco Bianchi"},
       {"ayla-kaya", "Ayla Kaya"}, {"finn-murphy", "Finn Murphy"}, {"zoe-martin", "Zoe Martin"},
   };
-
-  static Browser browser;
 
   @BeforeAll
   static void start() {
@@ -55,19 +48,6 @@ class MembersTableBrowserTest extends WithSignedInApp {
 
   // ---- seeding through the real APIs (21 writes by the administrator: under the 30 a minute) ----
 
-  static HttpResponse<Buffer> call(HttpMethod method, String path, String token, JsonObject body) {
-    HttpRequest<Buffer> req = app.client().request(method, path);
-    if (token != null) {
-      req.bearerTokenAuthentication(token);
-    }
-    return body == null ? req.send().await() : req.sendJsonObject(body).await();
-  }
-
-  static JsonObject ok(HttpResponse<Buffer> r, int status) {
-    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
-    return r.bodyAsJsonObject();
-  }
-
   static void person(String slug, String fullName, String level) {
     ok(call(HttpMethod.POST, "/api/people", admin, new JsonObject().put("slug", slug).put("fullName", fullName)
         .put("email", slug + "@example.org").put("password", PASSWORD).put("accountLevel", level)), 201);
@@ -82,31 +62,10 @@ class MembersTableBrowserTest extends WithSignedInApp {
     }
   }
 
-  static JsonObject member(String slug) {
-    return ok(call(HttpMethod.GET, "/api/admin/members/" + slug, admin, null), 200).getJsonObject("data");
-  }
-
   // ---- page helpers ----
-
-  static By row(String slug) {
-    return By.id("m-" + slug);
-  }
 
   static By result(String slug) {
     return By.cssSelector("#m-" + slug + " .col-result");
-  }
-
-  static void waitForRoster() {
-    browser.until(d -> browser.text(By.id("members-status")).contains("match"));
-  }
-
-  static void openDesk(String login) {
-    if (browser.driver.manage().getCookieNamed("shotstash_session") == null) {
-      browser.signIn(login, PASSWORD, "/admin/members");
-    } else {
-      browser.go("/admin/members");
-    }
-    waitForRoster();
   }
 
   static void chooseView(String mode) {

@@ -41,12 +41,9 @@ class PagesHttpTest extends WithSignedInApp {
   @BeforeAll
   static void start() {
     startSignedIn(Map.of());
-    app.createPerson(admin, "sue-staff", "staff", "staff password 123");
-    app.createPerson(admin, "ed-editor", "editor", "editor password 123");
-    app.createPerson(admin, "uli-user", "user", "user password 123");
-    staff = app.login("sue-staff", "staff password 123");
-    editor = app.login("ed-editor", "editor password 123");
-    user = app.login("uli-user", "user password 123");
+    staff = app.createAndLogin(admin, "sue-staff", "staff", "staff password 123");
+    editor = app.createAndLogin(admin, "ed-editor", "editor", "editor password 123");
+    user = app.createAndLogin(admin, "uli-user", "user", "user password 123");
     http = app.noRedirectClient();
   }
 

@@ -6,12 +6,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.shotstash.bus.Addresses;
 import io.shotstash.bus.Requests;
-import io.shotstash.db.Database;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.pipeline.QueueActions;
 import io.shotstash.pipeline.contract.Kinds;
-import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.ContractWorker;
+import io.shotstash.testing.ContractWorker.Answer;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.LogCapture;
 import io.shotstash.testing.RawHttp;
@@ -27,10 +26,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -341,7 +336,7 @@ class WorkerContractTest extends WithSignedInApp {
    * them, on registration or in a heartbeat; a refused manifest creates no kind.
    */
   @Test
-  void aKindInTheReservedNamespaceIsAnInvalidManifestUnlessBuiltIn() throws SQLException {
+  void aKindInTheReservedNamespaceIsAnInvalidManifestUnlessBuiltIn() {
     String name = unique("reserved");
     Answer refused = unregistered(name, "acme/fine", "shotstash/my-own").register();
     assertRefusal(refused, 400, "INVALID_MANIFEST");
@@ -353,29 +348,14 @@ class WorkerContractTest extends WithSignedInApp {
     ContractWorker builtIn = unregistered(name, "shotstash/proxy-720p", "shotstash/heic-to-jpeg");
     assertOk(builtIn.register(), 201);
     // the rule's list of built-in kinds is the one the migrations made
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds WHERE builtin ORDER BY name")) {
-      List<String> builtins = new ArrayList<>();
-      while (r.next()) {
-        builtins.add(r.getString(1));
-      }
-      assertThat(builtins).containsExactlyInAnyOrderElementsOf(Kinds.BUILT_IN);
-    }
+    assertThat(app.db().texts("SELECT name FROM pipeline_kinds WHERE builtin ORDER BY name"))
+        .containsExactlyInAnyOrderElementsOf(Kinds.BUILT_IN);
     assertThat(kindsInTheDatabase().stream().filter(k -> k.startsWith("shotstash/")))
         .containsExactlyInAnyOrderElementsOf(Kinds.BUILT_IN);
   }
 
-  static List<String> kindsInTheDatabase() throws SQLException {
-    try (Connection c = Database.connect(app.db().url());
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT name FROM pipeline_kinds")) {
-      List<String> kinds = new ArrayList<>();
-      while (r.next()) {
-        kinds.add(r.getString(1));
-      }
-      return kinds;
-    }
+  static List<String> kindsInTheDatabase() {
+    return app.db().texts("SELECT name FROM pipeline_kinds");
   }
 
   @Test

@@ -79,6 +79,16 @@ class WorkerOutputLimitTest extends WithSignedInApp {
     return p;
   }
 
+  /** The claim's output streamed from {@code source} (a chunked body), the file closed after. */
+  static Answer outputFrom(Path source, Claimed c, String contentType, String ext) {
+    AsyncFile body = app.vertx().fileSystem().open(source.toString(), new OpenOptions().setRead(true)).await();
+    try {
+      return c.worker().outputStream(c.id(), c.claim(), contentType, ext, body);
+    } finally {
+      body.close().otherwiseEmpty().await();
+    }
+  }
+
   @Test
   void aDeclaredLengthOverTheLimitIsRefusedBeforeTheBody() throws IOException {
     Claimed c = claimed("declared");
@@ -221,12 +231,10 @@ class WorkerOutputLimitTest extends WithSignedInApp {
     Claimed c = claimed("chunked-empty");
     List<Path> versions = list("versions");
     Path source = fileOf(0);
-    AsyncFile body = app.vertx().fileSystem().open(source.toString(), new OpenOptions().setRead(true)).await();
     Answer a;
     try {
-      a = c.worker().outputStream(c.id(), c.claim(), "text/plain", "txt", body);
+      a = outputFrom(source, c, "text/plain", "txt");
     } finally {
-      body.close().otherwiseEmpty().await();
       Files.deleteIfExists(source);
     }
     assertRefusal(a, 400, "INVALID_OUTPUT");
@@ -240,13 +248,7 @@ class WorkerOutputLimitTest extends WithSignedInApp {
     Claimed c = claimed("chunked-ok");
     long size = 300 * 1024 + 7;
     Path source = fileOf(size);
-    AsyncFile body = app.vertx().fileSystem().open(source.toString(), new OpenOptions().setRead(true)).await();
-    Answer a;
-    try {
-      a = c.worker().outputStream(c.id(), c.claim(), "application/pdf", "PDF", body);
-    } finally {
-      body.close().otherwiseEmpty().await();
-    }
+    Answer a = outputFrom(source, c, "application/pdf", "PDF");
     assertThat(a.status()).as(a.toString()).isEqualTo(200);
     assertThat(a.json().getLong("size")).isEqualTo(size);
     Path stored = app.dataDir().resolve("media/versions/" + a.json().getString("versionId") + ".pdf");

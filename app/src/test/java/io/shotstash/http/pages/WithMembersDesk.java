@@ -1,0 +1,60 @@
+package io.shotstash.http.pages;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shotstash.testing.JsonApi;
+import io.shotstash.testing.WithSignedInApp;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.openqa.selenium.By;
+
+/**
+ * What the members desk's browser tests share: one password for the members they seed through the
+ * real APIs, the administrator's calls that seed and read them, and the desk in {@link #browser}.
+ * The subclass starts the app, seeds and opens the browser in its {@code @BeforeAll}, and closes the
+ * browser in its {@code @AfterAll}.
+ */
+abstract class WithMembersDesk extends WithSignedInApp {
+  static final String PASSWORD = "member password 123";
+
+  static Browser browser;
+
+  // ---- seeding through the real APIs ----
+
+  static HttpResponse<Buffer> call(HttpMethod method, String path, String token, JsonObject body) {
+    return new JsonApi(app).call(method, path, token, body);
+  }
+
+  /** Asserts the status (only: the envelopes are the API tests') and answers the body. */
+  static JsonObject ok(HttpResponse<Buffer> r, int status) {
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
+    return r.bodyAsJsonObject();
+  }
+
+  /** The member as the desk's API answers it to the administrator. */
+  static JsonObject member(String slug) {
+    return ok(call(HttpMethod.GET, "/api/admin/members/" + slug, admin, null), 200).getJsonObject("data");
+  }
+
+  // ---- page helpers ----
+
+  static By row(String slug) {
+    return By.id("m-" + slug);
+  }
+
+  static void waitForRoster() {
+    browser.until(d -> browser.text(By.id("members-status")).contains("match"));
+  }
+
+  /** Opens the desk as {@code login} (signing in on the sign-in page first when no one is). */
+  static void openDesk(String login) {
+    if (browser.driver.manage().getCookieNamed("shotstash_session") == null) {
+      browser.signIn(login, PASSWORD, "/admin/members");
+    } else {
+      browser.go("/admin/members");
+    }
+    waitForRoster();
+  }
+}
