@@ -10,13 +10,7 @@
 # Extra arguments go to the benchmark, e.g. bench/moderation.sh --sizes=1000 --commits=300 --out=-
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-root="$(pwd)"
-command="bench/moderation.sh${*:+ $*}"
-work="$(mktemp -d "${TMPDIR:-/tmp}/shotstash-bench-moderation.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/tmp" "$work/xdg"
-export XDG_CONFIG_HOME="$work/xdg"   # JGit would otherwise create ~/.config/jgit
+source "$(dirname "$0")/work.sh"
 
 # --- the jar and the benchmark, built in a private copy of the tree
 source bench/private-build.sh

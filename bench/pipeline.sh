@@ -13,13 +13,7 @@
 # Extra arguments go to the benchmark, e.g. bench/pipeline.sh --parts=cycle --workers=4 --out=-
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-root="$(pwd)"
-command="bench/pipeline.sh${*:+ $*}"
-work="$(mktemp -d "${TMPDIR:-/tmp}/shotstash-bench-pipeline.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/tmp" "$work/xdg"
-export XDG_CONFIG_HOME="$work/xdg"   # JGit would otherwise create ~/.config/jgit
+source "$(dirname "$0")/work.sh"
 
 # --- tools: load generators and peers (Debian's packages, and graphile-worker from npm)
 missing=()
