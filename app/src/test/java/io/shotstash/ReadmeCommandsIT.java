@@ -2,6 +2,7 @@ package io.shotstash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shotstash.testing.AppProcess;
 import io.shotstash.testing.ClusterNodes;
 import io.shotstash.testing.Repo;
 import io.shotstash.testing.TestDatabase;
@@ -260,12 +261,8 @@ class ReadmeCommandsIT {
     Map<String, String> env = pb.environment();
     env.keySet().removeIf(k -> k.startsWith("SHOTSTASH_") || k.startsWith("WORKER_") || k.equals("DATABASE_URL"));
     env.put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + env.get("PATH"));
+    env.putAll(AppProcess.baseEnv(port, work.resolve("data"), work));
     env.put("DATABASE_URL", db.databaseUrl());
-    env.put("SHOTSTASH_HTTP_HOST", "127.0.0.1");
-    env.put("SHOTSTASH_HTTP_PORT", Integer.toString(port));
-    env.put("SHOTSTASH_HTTP_INSTANCES", "1");
-    env.put("SHOTSTASH_DB_POOL_SIZE", "4");
-    env.put("SHOTSTASH_DATA_DIR", work.resolve("data").toString());
     env.put("SHOTSTASH_URL", "http://127.0.0.1:" + port);
     env.put("WORKER_HEALTH_PORT", "0");
     env.put("WORKER_TMP_DIR", work.resolve("tmp").toString());

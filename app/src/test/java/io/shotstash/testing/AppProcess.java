@@ -114,7 +114,10 @@ public final class AppProcess implements AutoCloseable {
     }
   }
 
-  /** The settings every run needs: loopback only, a port and data folder of its own. */
+  /**
+   * The settings every run of the jar needs (here, in {@link ClusterNodes} and in ReadmeCommandsIT): loopback
+   * only, one HTTP instance, a small pool, a port and data folder of its own, JGit's XDG folder in {@code folder}.
+   */
   public static Map<String, String> baseEnv(int httpPort, Path dataDir, Path folder) {
     Map<String, String> env = new HashMap<>();
     env.put("SHOTSTASH_HTTP_HOST", "127.0.0.1");

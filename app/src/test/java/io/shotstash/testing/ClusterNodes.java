@@ -36,7 +36,6 @@ public final class ClusterNodes implements AutoCloseable {
   public static final String SETUP_TOKEN = "cluster-setup-token-0123456789";
   public static final String JWT_SECRET = "cluster-jwt-secret-0123456789-0123456789-abcdef";
   public static final String BOOTSTRAP = "cluster-bootstrap-token-0123456789abcdefgh";
-  public static final String ADMIN_PASSWORD = "admin password 123";
 
   private final Vertx vertx;
   private final Path jar;
@@ -99,12 +98,8 @@ public final class ClusterNodes implements AutoCloseable {
       Map<String, String> env = pb.environment();
       env.keySet()
           .removeIf(k -> k.startsWith("SHOTSTASH_") || k.equals("DATABASE_URL") || k.equals("WORKER_BOOTSTRAP_TOKEN"));
+      env.putAll(AppProcess.baseEnv(httpPort, dir.resolve("data"), dir));
       env.put("DATABASE_URL", db.databaseUrl());
-      env.put("SHOTSTASH_HTTP_HOST", "127.0.0.1");
-      env.put("SHOTSTASH_HTTP_PORT", Integer.toString(httpPort));
-      env.put("SHOTSTASH_HTTP_INSTANCES", "1");
-      env.put("SHOTSTASH_DB_POOL_SIZE", "4");
-      env.put("SHOTSTASH_DATA_DIR", dir.resolve("data").toString());
       env.put("SHOTSTASH_SETUP_TOKEN", SETUP_TOKEN);
       env.put("SHOTSTASH_JWT_SECRET", JWT_SECRET);
       env.put("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP);
@@ -112,7 +107,6 @@ public final class ClusterNodes implements AutoCloseable {
       env.put("SHOTSTASH_CLUSTER_PORT", Integer.toString(clusterPort));
       env.put("SHOTSTASH_CLUSTER_MEMBERS", nodes.stream().map(n -> "127.0.0.1:" + n.clusterPort)
           .collect(Collectors.joining(",")));
-      env.put("XDG_CONFIG_HOME", dir.resolve("xdg").toString());
       env.putAll(extraEnv);
       try {
         process = pb.start();
@@ -303,14 +297,8 @@ public final class ClusterNodes implements AutoCloseable {
     Node first = node(0);
     first.start();
     eventually("node 0 to be ready", within, first::ready);
-    HttpResponse<Buffer> r = first.http.post("/api/setup").putHeader("X-Setup-Token", SETUP_TOKEN)
-        .sendJsonObject(new JsonObject().put("slug", "ada").put("fullName", "Ada Admin")
-            .put("email", "ada@example.org").put("password", ADMIN_PASSWORD))
-        .await();
-    if (r.statusCode() != 201) {
-      throw new IllegalStateException("setup failed: " + r.bodyAsString());
-    }
-    return login(first, "ada", ADMIN_PASSWORD);
+    TestApp.setup(first.http, SETUP_TOKEN);
+    return login(first, "ada", TestApp.ADMIN_PASSWORD);
   }
 
   /** Starts the given nodes together and waits until all running nodes serve and agree on one writer. */

@@ -135,14 +135,22 @@ public final class TestApp implements AutoCloseable {
 
   /** Completes first-run setup with an administrator {@code ada} and returns a bearer token for her. */
   public String setupAndLogin() {
-    HttpResponse<Buffer> r = client.post("/api/setup").putHeader("X-Setup-Token", SETUP_TOKEN)
+    setup(client, SETUP_TOKEN);
+    return login("ada", ADMIN_PASSWORD);
+  }
+
+  /**
+   * Completes first-run setup through {@code http} with the administrator {@code ada} (password
+   * {@link #ADMIN_PASSWORD}), as this app and each {@link ClusterNodes} cluster have it.
+   */
+  static void setup(WebClient http, String setupToken) {
+    HttpResponse<Buffer> r = http.post("/api/setup").putHeader("X-Setup-Token", setupToken)
         .sendJsonObject(new JsonObject().put("slug", "ada").put("fullName", "Ada Admin")
             .put("email", "ada@example.org").put("password", ADMIN_PASSWORD))
         .await();
     if (r.statusCode() != 201) {
       throw new IllegalStateException("setup failed: " + r.bodyAsString());
     }
-    return login("ada", ADMIN_PASSWORD);
   }
 
   /** Signs in and returns the bearer token. */
