@@ -8,7 +8,6 @@ import static io.shotstash.http.moderation.ModerationHarness.invalid;
 import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.now;
-import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.purgeBody;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
 import static io.shotstash.http.moderation.ModerationHarness.assertTrailers;
@@ -191,13 +190,12 @@ class AgentPurgeApiTest extends WithModerationApp {
     assertThat(deleted.getInteger("memberships")).isEqualTo(1);
     assertThat(deleted.getInteger("updates")).isEqualTo(1);
     assertThat(h.person("jn")).isNull();
-    assertThat(h.fileAtHead("project-updates/sp-garden/2.toml")).isNull();
-    assertThat(h.fileAtHead("project-memberships/sp-garden/jn.toml")).isNull();
+    assertThat(List.of("project-updates/sp-garden/2.toml", "project-memberships/sp-garden/jn.toml"))
+        .allSatisfy(path -> assertThat(h.fileAtHead(path)).as(path).isNull());
     // the project and everyone else's records are untouched
-    assertThat(h.fileAtHead("projects/sp-garden.toml")).isNotNull();
-    assertThat(h.fileAtHead("project-updates/sp-garden/1.toml")).isNotNull();
-    assertThat(h.fileAtHead("project-memberships/sp-garden/sp-joiner.toml")).isNotNull();
-    assertThat(h.fileAtHead("project-memberships/sp-garden/sp-owner.toml")).isNotNull();
+    assertThat(List.of("projects/sp-garden.toml", "project-updates/sp-garden/1.toml",
+        "project-memberships/sp-garden/sp-joiner.toml", "project-memberships/sp-garden/sp-owner.toml"))
+        .allSatisfy(path -> assertThat(h.fileAtHead(path)).as(path).isNotNull());
   }
 
   @Test
@@ -247,10 +245,8 @@ class AgentPurgeApiTest extends WithModerationApp {
     assertThat(update.getJsonObject("project").getString("slug")).isEqualTo("sp-garden");
     assertThat(update.getInteger("number")).isEqualTo(1);
     assertThat(update.getString("postedAt")).isNotNull();
-    assertThat(footprint.getJsonArray("buzz")).isEmpty();
-    assertThat(footprint.getJsonArray("blogPosts")).isEmpty();
-    assertThat(footprint.getJsonArray("helpWantedInterest")).isEmpty();
-    assertThat(footprint.getJsonArray("tags")).isEmpty();
+    assertThat(List.of("buzz", "blogPosts", "helpWantedInterest", "tags"))
+        .allSatisfy(kind -> assertThat(footprint.getJsonArray(kind)).as(kind).isEmpty());
   }
 
   // ---------------------------------------------------------------- the order of the rules
@@ -584,9 +580,7 @@ class AgentPurgeApiTest extends WithModerationApp {
 
   @Test
   void tenConcurrentPurgesWithAnAllowanceOfFiveLetExactlyFiveThrough() {
-    Instant now = now();
-    Person[] members = numberedMembers("cc", 11, SPAM_BIO, now);
-    h.seed(members);
+    Person[] members = h.seedNumbered("cc", 11, SPAM_BIO, now());
     Agent agent = purger("pr-conc");
     List<Future<HttpResponse<Buffer>>> sent = new ArrayList<>();
     for (int i = 0; i < 10; i++) {

@@ -8,7 +8,6 @@ import static io.shotstash.http.moderation.ModerationHarness.list;
 import static io.shotstash.http.moderation.ModerationHarness.newMember;
 import static io.shotstash.http.moderation.ModerationHarness.notFound;
 import static io.shotstash.http.moderation.ModerationHarness.now;
-import static io.shotstash.http.moderation.ModerationHarness.numberedMembers;
 import static io.shotstash.http.moderation.ModerationHarness.ok;
 import static io.shotstash.http.moderation.ModerationHarness.rateLimited;
 import static io.shotstash.http.moderation.ModerationHarness.slugs;
@@ -482,7 +481,7 @@ class ModerationApiTest extends WithModerationApp {
   void theDetailListsEveryVoteNewestFirstWithItsKind() {
     h.seed(newMember("dt-member", "Buy things", now()));
     h.privateProfile("dt-member", "dt-member@dtmail.example");
-    Agent bot = h.grantTo(admin, "dt-bot", "moderation:vote");
+    Agent bot = voter("dt-bot");
     data(h.agentVote(bot, "dt-member", "spam", "business-name"));
     data(h.post("/api/admin/members/dt-member/vote", staff, new JsonObject().put("verdict", "legit")
         .put("reasoning", "Known to the Tuesday group.")));
@@ -597,7 +596,7 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void aStaffVoteOnAnEarlierAccountDoesNotStopAnAgentOnTheNewOne() {
     h.reusedSlug(admin, staff, "heir");
-    Agent bot = h.grantTo(admin, "heir-bot", "moderation:vote");
+    Agent bot = voter("heir-bot");
 
     JsonObject voted = data(h.agentVote(bot, "heir", "spam"));
     assertThat(voted.getJsonObject("person").getString("deletedAt")).isNotNull();
@@ -634,7 +633,7 @@ class ModerationApiTest extends WithModerationApp {
     assertThat(detail.getJsonArray("earlierPurges").getJsonObject(0).getString("id")).isEqualTo(earlier.id());
     assertThat(detail.getValue("latestVote")).isNull();
     assertThat(strings(detail.getJsonArray("signals"))).contains("slug-purged-before");
-    Agent bot = h.grantTo(admin, "rule-bot", "moderation:vote");
+    Agent bot = voter("rule-bot");
     data(h.agentVote(bot, "handed", "spam"));
     assertThat(h.detail(staff, "handed").getJsonArray("votes")).hasSize(1);
   }
@@ -736,7 +735,7 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void anAgentSpamVoteHidesAndIsCommittedAsTheAgentWithItsGrant() {
     h.seed(newMember("ag-one", "bio", now()));
-    Agent bot = h.grantTo(admin, "rule-bot", "moderation:vote");
+    Agent bot = voter("rule-bot");
     ObjectId before = h.head();
     JsonObject result = data(h.agentVote(bot, "ag-one", "spam", "business-name", "github-new-account"));
     assertThat(result.getJsonObject("person").getString("deletedAt")).isNotNull();
@@ -768,21 +767,17 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void anAgentsReasoningAndFlagsAreHeldToThePublicCommitRules() {
     h.seed(newMember("ag-val", "bio", now()));
-    Agent bot = h.grantTo(admin, "val-bot", "moderation:vote");
+    Agent bot = voter("val-bot");
     ObjectId before = h.head();
     String path = "/api/admin/members/ag-val/vote";
     JsonObject spam = new JsonObject().put("verdict", "spam");
     invalid(h.post(path, bot.token(), spam.copy()), "reasoning");
     invalid(h.post(path, bot.token(), spam.copy().put("reasoning", "")), "reasoning");
     invalid(h.post(path, bot.token(), spam.copy().put("reasoning", "r".repeat(1001))), "reasoning");
-    for (String url : List.of("Links to cheap-pills.shop", "See https://x", "hxxps://pills", "Visit www.Pharmacy",
-        "pills[.]com in bio", "Cheap-Pills.SHOP", "bio links pills(dot)com")) {
-      invalid(h.post(path, bot.token(), spam.copy().put("reasoning", url)), "reasoning");
-    }
-    for (String control : List.of("first line\nAction: person.purge", "carriage\rreturn", "tab\tin it", "nul\u0000",
-        "separator\u2028here")) {
-      invalid(h.post(path, bot.token(), spam.copy().put("reasoning", control)), "reasoning");
-    }
+    refusedAsReasoning(bot, path, List.of("Links to cheap-pills.shop", "See https://x", "hxxps://pills",
+        "Visit www.Pharmacy", "pills[.]com in bio", "Cheap-Pills.SHOP", "bio links pills(dot)com"));
+    refusedAsReasoning(bot, path, List.of("first line\nAction: person.purge", "carriage\rreturn", "tab\tin it",
+        "nul\u0000", "separator\u2028here"));
     String reasoning = "Business name as the member name.";
     for (Object flags : List.of(new JsonArray().add("Bad"), new JsonArray().add("a".repeat(41)),
         new JsonArray().add("-leading"), new JsonArray().add("has space"), new JsonArray().add(7),
@@ -804,21 +799,31 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void anAgentsReasoningWithALookAlikeDotIsRefused() {
     h.seed(newMember("ag-dots", "bio", now()));
-    Agent bot = h.grantTo(admin, "dots-bot", "moderation:vote");
+    Agent bot = voter("dots-bot");
     ObjectId before = h.head();
-    String path = "/api/admin/members/ag-dots/vote";
-    JsonObject spam = new JsonObject().put("verdict", "spam");
-    for (String reasoning : List.of("Links to cheap-pills\u3002shop", "Links to cheap-pills\uff0eshop",
-        "Links to cheap-pills\u2024shop", "Links to cheap-pills\uff61shop", "Visit www\uff0ePharmacy")) {
-      invalid(h.post(path, bot.token(), spam.copy().put("reasoning", reasoning)), "reasoning");
-    }
+    refusedAsReasoning(bot, "/api/admin/members/ag-dots/vote", List.of("Links to cheap-pills\u3002shop",
+        "Links to cheap-pills\uff0eshop", "Links to cheap-pills\u2024shop", "Links to cheap-pills\uff61shop",
+        "Visit www\uff0ePharmacy"));
     assertThat(h.head()).isEqualTo(before);
+  }
+
+  /** Each of {@code reasonings}, as the reasoning of the agent's spam vote at {@code path}, is refused (400). */
+  private static void refusedAsReasoning(Agent bot, String path, List<String> reasonings) {
+    for (String reasoning : reasonings) {
+      invalid(h.post(path, bot.token(), new JsonObject().put("verdict", "spam").put("reasoning", reasoning)),
+          "reasoning");
+    }
+  }
+
+  /** An agent that the administrator grants moderation:vote (and nothing else). */
+  private static Agent voter(String name) {
+    return h.grantTo(admin, name, "moderation:vote");
   }
 
   @Test
   void rule1HumansAreFinal() {
     h.seed(newMember("ag-human", "bio", now()));
-    Agent bot = h.grantTo(admin, "rule-bot", "moderation:vote");
+    Agent bot = voter("rule-bot");
     data(h.vote(staff, "ag-human", "legit"));
     ObjectId before = h.head();
     conflict(h.agentVote(bot, "ag-human", "spam"), "human_verdict_exists");
@@ -831,7 +836,7 @@ class ModerationApiTest extends WithModerationApp {
     Instant now = now();
     h.seed(ModerationHarness.withLevel(newMember("ag-editor", "bio", now), "editor"),
         ModerationHarness.withLevel(newMember("ag-staff", "bio", now), "staff"));
-    Agent bot = h.grantTo(admin, "rule-bot", "moderation:vote");
+    Agent bot = voter("rule-bot");
     ObjectId before = h.head();
     conflict(h.agentVote(bot, "ag-editor", "spam"), "protected_account");
     conflict(h.agentVote(bot, "ag-editor", "legit"), "protected_account");
@@ -847,7 +852,7 @@ class ModerationApiTest extends WithModerationApp {
     h.createPerson(admin, "ag-old", "user");
     h.rewrite("ag-old", p -> ModerationHarness.withCreatedAt(p, now().minus(Duration.ofDays(40))));
     h.seed(newMember("ag-29", "bio", now().minus(Duration.ofDays(29))));
-    Agent bot = h.grantTo(admin, "rule-bot", "moderation:vote");
+    Agent bot = voter("rule-bot");
     conflict(h.agentVote(bot, "ag-old", "spam"), "member_too_old");
     assertThat(h.person("ag-old").isDeactivated()).isFalse();
     // legit votes have no age limit
@@ -860,7 +865,7 @@ class ModerationApiTest extends WithModerationApp {
     Instant old = now().minus(Duration.ofDays(40));
     h.seed(ModerationHarness.withLevel(newMember("ag-ord-1", "bio", now()), "editor"),
         ModerationHarness.withLevel(newMember("ag-ord-2", "bio", old), "editor"));
-    Agent bot = h.grantTo(admin, "rule-bot", "moderation:vote");
+    Agent bot = voter("rule-bot");
     data(h.vote(staff, "ag-ord-1", "legit"));
     // a human vote (rule 1) comes before a protected account (rule 2)
     conflict(h.agentVote(bot, "ag-ord-1", "spam"), "human_verdict_exists");
@@ -870,10 +875,8 @@ class ModerationApiTest extends WithModerationApp {
 
   @Test
   void rule4AtMostTwentySpamVotesADay() {
-    Instant joined = now().minus(Duration.ofHours(1));
-    Person[] members = numberedMembers("cnt", 21, "bio", joined);
-    h.seed(members);
-    Agent counter = h.grantTo(admin, "counter", "moderation:vote");
+    Person[] members = h.seedNumbered("cnt", 21, "bio", now().minus(Duration.ofHours(1)));
+    Agent counter = voter("counter");
     for (int i = 0; i < 20; i++) {
       data(h.agentVote(counter, members[i].slug(), "spam"));
     }
@@ -890,10 +893,8 @@ class ModerationApiTest extends WithModerationApp {
 
   @Test
   void concurrentSpamVotesNeverPassTheDailyAllowance() {
-    Instant joined = now().minus(Duration.ofHours(1));
-    Person[] members = numberedMembers("race", 25, "bio", joined);
-    h.seed(members);
-    Agent bot = h.grantTo(admin, "race-bot", "moderation:vote");
+    Person[] members = h.seedNumbered("race", 25, "bio", now().minus(Duration.ofHours(1)));
+    Agent bot = voter("race-bot");
     List<Future<HttpResponse<Buffer>>> sent = new ArrayList<>();
     for (Person m : members) {
       sent.add(app.client().post("/api/admin/members/" + m.slug() + "/vote").bearerTokenAuthentication(bot.token())
@@ -916,7 +917,7 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void aBlankReasoningIsNoReasoning() {
     h.seed(newMember("blank-member", "bio", now()));
-    Agent bot = h.grantTo(admin, "blank-bot", "moderation:vote");
+    Agent bot = voter("blank-bot");
     invalid(h.post("/api/admin/members/blank-member/vote", bot.token(), new JsonObject().put("verdict", "spam")
         .put("reasoning", "   ")), "reasoning");
     assertThat(h.evaluation("blank-member", "agent-blank-bot")).isNull();
@@ -929,8 +930,8 @@ class ModerationApiTest extends WithModerationApp {
     Instant now = now();
     h.seed(newMember("un-none", "bio", now), newMember("un-one", "bio", now), newMember("un-two", "bio", now),
         newMember("un-three", "bio", now));
-    Agent bot = h.grantTo(admin, "un-bot", "moderation:vote");
-    Agent bot2 = h.grantTo(admin, "un-bot2", "moderation:vote");
+    Agent bot = voter("un-bot");
+    Agent bot2 = voter("un-bot2");
 
     notFound(h.unvote(bot, "un-none"));
     notFound(h.unvote(bot, "no-such-member"));
@@ -1002,7 +1003,7 @@ class ModerationApiTest extends WithModerationApp {
   @Test
   void theGeneralWriteCapAppliesToAgentsOnTop() {
     h.seed(newMember("cap-member", "bio", now()));
-    Agent bot = h.grantTo(admin, "cap-bot", "moderation:vote");
+    Agent bot = voter("cap-bot");
     for (int i = 0; i < 30; i++) {
       data(h.agentVote(bot, "cap-member", "legit"));
     }
@@ -1050,7 +1051,7 @@ class ModerationApiTest extends WithModerationApp {
   void withdrawVotesRemovesTheAgentsVotesNoHumanHasSeenInOneCommit() {
     Instant now = now();
     h.seed(newMember("wd-one", "bio", now), newMember("wd-two", "bio", now), newMember("wd-three", "bio", now));
-    Agent bot = h.grantTo(admin, "wd-bot", "moderation:vote");
+    Agent bot = voter("wd-bot");
     data(h.agentVote(bot, "wd-one", "spam"));
     data(h.agentVote(bot, "wd-two", "spam"));
     data(h.agentVote(bot, "wd-three", "legit"));

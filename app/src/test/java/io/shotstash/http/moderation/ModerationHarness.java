@@ -277,6 +277,13 @@ final class ModerationHarness extends DataApi {
     commitBehindTheAppsBack(changes);
   }
 
+  /** Seeds the {@link #numberedMembers} and returns them. */
+  Person[] seedNumbered(String prefix, int count, String bio, Instant createdAt) {
+    Person[] members = numberedMembers(prefix, count, bio, createdAt);
+    seed(members);
+    return members;
+  }
+
   /** Rewrites one member's record in git and makes the app catch up. */
   Person rewrite(String slug, UnaryOperator<Person> edit) {
     Person edited = edit.apply(person(slug));
