@@ -32,6 +32,12 @@ class AccountsHttpTest {
     app.close();
   }
 
+  /** Asserts that {@code r} is the error envelope with {@code status} and the error {@code code}. */
+  static void error(HttpResponse<Buffer> r, int status, String code) {
+    assertThat(r.statusCode()).isEqualTo(status);
+    assertThat(error(r).getString("code")).isEqualTo(code);
+  }
+
   static JsonObject error(HttpResponse<Buffer> r) {
     JsonObject body = r.bodyAsJsonObject();
     assertThat(body.getBoolean("success")).isFalse();
@@ -44,8 +50,7 @@ class AccountsHttpTest {
   @Order(1)
   void everyApiAnswersSetupRequiredUntilSetupIsDone() {
     HttpResponse<Buffer> me = http.get("/api/auth/me").send().await();
-    assertThat(me.statusCode()).isEqualTo(503);
-    assertThat(error(me).getString("code")).isEqualTo("SETUP_REQUIRED");
+    error(me, 503, "SETUP_REQUIRED");
     HttpResponse<Buffer> login = http.post("/api/auth/login")
         .sendJsonObject(new JsonObject().put("login", "x").put("password", "y")).await();
     assertThat(login.statusCode()).isEqualTo(503);
@@ -65,8 +70,7 @@ class AccountsHttpTest {
     assertThat(noToken.statusCode()).isEqualTo(401);
     HttpResponse<Buffer> wrong = http.post("/api/setup").putHeader("X-Setup-Token", "wrong-token-wrong-token")
         .sendJsonObject(body).await();
-    assertThat(wrong.statusCode()).isEqualTo(401);
-    assertThat(error(wrong).getString("code")).isEqualTo("unauthenticated");
+    error(wrong, 401, "unauthenticated");
 
     HttpResponse<Buffer> bad = http.post("/api/setup").putHeader("X-Setup-Token", TestApp.SETUP_TOKEN)
         .sendJsonObject(new JsonObject().put("slug", "admin").put("fullName", "").put("email", "nope")
@@ -86,8 +90,7 @@ class AccountsHttpTest {
         .sendJsonObject(new JsonObject().put("slug", "bob").put("fullName", "Bob").put("email", "bob@example.org")
             .put("password", TestApp.ADMIN_PASSWORD))
         .await();
-    assertThat(again.statusCode()).isEqualTo(409);
-    assertThat(error(again).getString("code")).isEqualTo("conflict");
+    error(again, 409, "conflict");
   }
 
   @Test
@@ -95,8 +98,7 @@ class AccountsHttpTest {
   void loginWithSlugOrEmailAndReadMe() {
     HttpResponse<Buffer> wrong = http.post("/api/auth/login")
         .sendJsonObject(new JsonObject().put("login", "ada").put("password", "not the password")).await();
-    assertThat(wrong.statusCode()).isEqualTo(401);
-    assertThat(error(wrong).getString("code")).isEqualTo("invalid_credentials");
+    error(wrong, 401, "invalid_credentials");
     HttpResponse<Buffer> unknown = http.post("/api/auth/login")
         .sendJsonObject(new JsonObject().put("login", "nobody@example.org").put("password", "whatever it is")).await();
     assertThat(unknown.statusCode()).isEqualTo(401);
@@ -128,8 +130,7 @@ class AccountsHttpTest {
     String token = app.login("ada", TestApp.ADMIN_PASSWORD);
     HttpResponse<Buffer> form = http.post("/api/auth/logout").putHeader("Cookie", "shotstash_session=" + token)
         .putHeader("Content-Type", "application/x-www-form-urlencoded").sendBuffer(Buffer.buffer("a=b")).await();
-    assertThat(form.statusCode()).isEqualTo(403);
-    assertThat(error(form).getString("code")).isEqualTo("forbidden");
+    error(form, 403, "forbidden");
     // the session still works: the refused request changed nothing
     assertThat(http.get("/api/auth/me").bearerTokenAuthentication(token).send().await().statusCode()).isEqualTo(200);
   }
@@ -142,8 +143,7 @@ class AccountsHttpTest {
     HttpResponse<Buffer> out = http.post("/api/auth/logout").bearerTokenAuthentication(token).send().await();
     assertThat(out.statusCode()).isEqualTo(200);
     HttpResponse<Buffer> after = http.get("/api/auth/me").bearerTokenAuthentication(token).send().await();
-    assertThat(after.statusCode()).isEqualTo(401);
-    assertThat(error(after).getString("code")).isEqualTo("unauthenticated");
+    error(after, 401, "unauthenticated");
 
     String other = app.login("ada", TestApp.ADMIN_PASSWORD);
     app.db().execute("UPDATE sessions SET revoked_at = now() WHERE revoked_at IS NULL AND id <> "
@@ -167,8 +167,7 @@ class AccountsHttpTest {
     String editorToken = app.login("eddie", "editor password 1");
     HttpResponse<Buffer> byEditor =
         http.post("/api/people").bearerTokenAuthentication(editorToken).sendJsonObject(body).await();
-    assertThat(byEditor.statusCode()).isEqualTo(403);
-    assertThat(error(byEditor).getString("code")).isEqualTo("forbidden");
+    error(byEditor, 403, "forbidden");
     assertThat(app.publicState().current().personBySlug("zed")).isEmpty();
 
     HttpResponse<Buffer> dup = http.post("/api/people").bearerTokenAuthentication(adminToken)
@@ -186,8 +185,7 @@ class AccountsHttpTest {
   void accountLevelsChangeButTheLastAdministratorStays() {
     HttpResponse<Buffer> demoteSelf = http.post("/api/people/ada/account-level").bearerTokenAuthentication(adminToken)
         .sendJsonObject(new JsonObject().put("level", "staff")).await();
-    assertThat(demoteSelf.statusCode()).isEqualTo(409);
-    assertThat(error(demoteSelf).getString("code")).isEqualTo("last_administrator");
+    error(demoteSelf, 409, "last_administrator");
 
     HttpResponse<Buffer> promote = http.post("/api/people/eddie/account-level").bearerTokenAuthentication(adminToken)
         .sendJsonObject(new JsonObject().put("level", "administrator")).await();
@@ -216,8 +214,7 @@ class AccountsHttpTest {
   @Order(9)
   void unknownApiRoutesAnswerJson404AndMetricsAreServed() {
     HttpResponse<Buffer> r = http.get("/api/no-such-thing").send().await();
-    assertThat(r.statusCode()).isEqualTo(404);
-    assertThat(error(r).getString("code")).isEqualTo("not_found");
+    error(r, 404, "not_found");
     assertThat(r.getHeader("X-Content-Type-Options")).isEqualTo("nosniff");
     HttpResponse<Buffer> metrics = http.get("/metrics").send().await();
     assertThat(metrics.statusCode()).isEqualTo(200);
@@ -238,8 +235,7 @@ class AccountsHttpTest {
     }
     HttpResponse<Buffer> locked = http.post("/api/auth/login")
         .sendJsonObject(new JsonObject().put("login", "fay").put("password", "fay password 12")).await();
-    assertThat(locked.statusCode()).isEqualTo(429);
-    assertThat(error(locked).getString("code")).isEqualTo("rate_limited");
+    error(locked, 429, "rate_limited");
     assertThat(Integer.parseInt(locked.getHeader("Retry-After"))).isBetween(1, 60);
   }
 
