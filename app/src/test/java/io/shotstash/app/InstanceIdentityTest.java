@@ -7,7 +7,11 @@ import io.shotstash.app.InstanceIdentity.Decision;
 import io.shotstash.app.InstanceIdentity.Refuse;
 import io.shotstash.app.InstanceIdentity.RepositoryFacts;
 import io.shotstash.app.InstanceIdentity.Start;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The decision table of one database, one data repository (docs/public-data.md). */
 class InstanceIdentityTest {
@@ -44,32 +48,30 @@ class InstanceIdentityTest {
 
   // ---- starts
 
-  @Test
-  void aFreshDatabaseAndAMissingRepositoryStartAsANewInstanceRecordedInBoth() {
-    assertThat(decide(db(null, false), missing())).isEqualTo(new Start(NEW, true, true));
-    assertThat(decide(db(null, false), repo(null, false))).isEqualTo(new Start(NEW, true, true));
+  /** The rows of the table that start: what each side holds, and the start that makes. */
+  static Stream<Arguments> starts() {
+    return Stream.of(
+        Arguments.of("a fresh database and a missing repository start as a new instance recorded in both",
+            db(null, false), missing(), new Start(NEW, true, true)),
+        Arguments.of("a fresh database and a fresh repository start as a new instance recorded in both",
+            db(null, false), repo(null, false), new Start(NEW, true, true)),
+        Arguments.of("the same id on both sides starts and records nothing", db(A, true), repo(A, true),
+            new Start(A, false, false)),
+        Arguments.of("the same id on both sides, before setup, starts and records nothing", db(A, false),
+            repo(A, false), new Start(A, false, false)),
+        Arguments.of("an installation from before ids is adopted with one new id in both", db(null, true),
+            repo(null, true), new Start(NEW, true, true)),
+        Arguments.of("an existing gitsheets repository brought to a new database is adopted", db(null, false),
+            repo(null, true), new Start(NEW, true, true)),
+        // e.g. a first start that never got to setup, then a new database: nothing private is lost
+        Arguments.of("a new database takes the id of a repository that has no people yet", db(null, false),
+            repo(B, false), new Start(B, true, false)));
   }
 
-  @Test
-  void theSameIdOnBothSidesStartsAndRecordsNothing() {
-    assertThat(decide(db(A, true), repo(A, true))).isEqualTo(new Start(A, false, false));
-    assertThat(decide(db(A, false), repo(A, false))).isEqualTo(new Start(A, false, false));
-  }
-
-  @Test
-  void anInstallationFromBeforeIdsIsAdoptedWithOneNewIdInBoth() {
-    assertThat(decide(db(null, true), repo(null, true))).isEqualTo(new Start(NEW, true, true));
-  }
-
-  @Test
-  void anExistingGitsheetsRepositoryBroughtToANewDatabaseIsAdopted() {
-    assertThat(decide(db(null, false), repo(null, true))).isEqualTo(new Start(NEW, true, true));
-  }
-
-  @Test
-  void aNewDatabaseTakesTheIdOfARepositoryThatHasNoPeopleYet() {
-    // e.g. a first start that never got to setup, then a new database: nothing private is lost
-    assertThat(decide(db(null, false), repo(B, false))).isEqualTo(new Start(B, true, false));
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("starts")
+  void theseStart(String row, DatabaseFacts db, RepositoryFacts repo, Start start) {
+    assertThat(decide(db, repo)).isEqualTo(start);
   }
 
   // ---- refusals
