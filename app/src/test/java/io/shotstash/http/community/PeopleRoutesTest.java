@@ -39,13 +39,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * minute an account may make: the class stays at about 25; mind that budget when adding tests.
  */
 class PeopleRoutesTest extends WithCommunityApp {
-  static String staff;
-  static String viewer;
-
   @BeforeAll
   static void members() {
-    staff = api.member(admin, "stella", "staff");
-    viewer = api.member(admin, "vic", "user");
+    staffAndUser("stella", "vic");
   }
 
   private static JsonArray everyone(String token) {
@@ -62,8 +58,8 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(hidden.getString("deletedAt")).isNotNull();
 
     assertThat(slugs(everyone(null))).contains("vic").doesNotContain("una");
-    assertThat(slugs(everyone(viewer))).contains("vic").doesNotContain("una");
-    assertThat(slugs(list(api.get("/api/people?q=una", viewer)))).isEmpty();
+    assertThat(slugs(everyone(user))).contains("vic").doesNotContain("una");
+    assertThat(slugs(list(api.get("/api/people?q=una", user)))).isEmpty();
     JsonArray seenByStaff = everyone(staff);
     assertThat(slugs(seenByStaff)).contains("vic", "una");
     JsonObject unaForStaff = seenByStaff.stream().map(JsonObject.class::cast)
@@ -71,7 +67,7 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(unaForStaff.getString("deactivatedBy")).isEqualTo("self");
 
     error(api.get("/api/people/una", null), 404, "not_found");
-    error(api.get("/api/people/una", viewer), 404, "not_found");
+    error(api.get("/api/people/una", user), 404, "not_found");
     JsonObject forStaff = data(api.get("/api/people/una", staff), 200);
     assertThat(forStaff.getString("email")).isEqualTo("una@example.org");
     assertThat(forStaff.getString("deactivatedBy")).isEqualTo("self");
@@ -84,11 +80,11 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(pub.getString("fullName")).isEqualTo("Person vic");
     assertThat(pub.fieldNames()).doesNotContain("email", "deactivatedBy", "deletedAt");
     assertThat(pub.getJsonArray("memberships")).isEmpty();
-    JsonObject byUser = data(api.get("/api/people/stella", viewer), 200);
+    JsonObject byUser = data(api.get("/api/people/stella", user), 200);
     assertThat(byUser.fieldNames()).doesNotContain("email");
     JsonObject byStaff = data(api.get("/api/people/vic", staff), 200);
     assertThat(byStaff.getString("email")).isEqualTo("vic@example.org");
-    for (Object p : everyone(viewer)) {
+    for (Object p : everyone(user)) {
       assertThat(((JsonObject) p).fieldNames()).doesNotContain("email", "deactivatedBy");
     }
     error(api.get("/api/people/nobody-here", staff), 404, "not_found");
@@ -98,11 +94,11 @@ class PeopleRoutesTest extends WithCommunityApp {
   @Test
   void deactivatedMembersShowAsPlaceholdersToEveryoneButStaff() {
     String plh = api.member(admin, "plh", "user");
-    api.projectWithMember(viewer, "Placeholder Place", "placeholder-place", plh);
+    api.projectWithMember(user, "Placeholder Place", "placeholder-place", plh);
     data(api.post("/api/projects/placeholder-place/updates", plh, new JsonObject().put("body", "hi")), 201);
     data(api.post("/api/people/plh/deactivate", plh, null), 200);
 
-    for (String token : Arrays.asList(null, viewer)) {
+    for (String token : Arrays.asList(null, user)) {
       JsonObject project = data(api.get("/api/projects/placeholder-place", token), 200);
       JsonObject ref = project.getJsonArray("members").stream().map(JsonObject.class::cast)
           .map(m -> m.getJsonObject("person")).filter(p -> p.getBoolean("deactivated")).findFirst().orElseThrow();
@@ -135,21 +131,21 @@ class PeopleRoutesTest extends WithCommunityApp {
   @Test
   void unknownQueryAndBodyKeysAreRefusedOnEveryRoute() {
     String kay = api.member(admin, "kay", "user");
-    invalid(api.get("/api/people/vic?colour=red", viewer), "colour");
-    invalid(api.get("/api/projects?colour=red", viewer), "colour");
+    invalid(api.get("/api/people/vic?colour=red", user), "colour");
+    invalid(api.get("/api/projects?colour=red", user), "colour");
     invalid(api.post("/api/people/kay/deactivate", kay, new JsonObject().put("bogus", true)), "bogus");
     data(api.post("/api/projects", kay, new JsonObject().put("title", "Strict Bodies")), 201);
-    invalid(api.post("/api/projects/strict-bodies/members/join", viewer, new JsonObject().put("bogus", 1)), "bogus");
-    assertThat(data(api.get("/api/people/kay", viewer), 200).getString("slug")).isEqualTo("kay");
+    invalid(api.post("/api/projects/strict-bodies/members/join", user, new JsonObject().put("bogus", 1)), "bogus");
+    assertThat(data(api.get("/api/people/kay", user), 200).getString("slug")).isEqualTo("kay");
   }
 
   // ---- paging ----
 
   @Test
   void pagingMetadataAndBounds() {
-    int total = everyone(viewer).size();
+    int total = everyone(user).size();
     assertThat(total).isGreaterThanOrEqualTo(3);
-    JsonObject page1 = ok(api.get("/api/people?perPage=2&page=1&sort=slug", viewer), 200);
+    JsonObject page1 = ok(api.get("/api/people?perPage=2&page=1&sort=slug", user), 200);
     JsonObject meta = page1.getJsonObject("metadata");
     assertThat(meta.getInteger("page")).isEqualTo(1);
     assertThat(meta.getInteger("perPage")).isEqualTo(2);
@@ -158,14 +154,14 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(page1.getJsonArray("data")).hasSize(2);
     List<String> firstTwo = slugs(page1.getJsonArray("data"));
     assertThat(firstTwo).isSorted();
-    JsonObject page2 = ok(api.get("/api/people?perPage=2&page=2&sort=slug", viewer), 200);
+    JsonObject page2 = ok(api.get("/api/people?perPage=2&page=2&sort=slug", user), 200);
     assertThat(slugs(page2.getJsonArray("data"))).doesNotContainAnyElementsOf(firstTwo);
 
-    JsonObject beyond = ok(api.get("/api/people?perPage=2&page=999", viewer), 200);
+    JsonObject beyond = ok(api.get("/api/people?perPage=2&page=999", user), 200);
     assertThat(beyond.getJsonArray("data")).isEmpty();
     assertThat(beyond.getJsonObject("metadata").getInteger("page")).isEqualTo(999);
 
-    JsonObject none = ok(api.get("/api/people?q=zzz-no-such-person", viewer), 200);
+    JsonObject none = ok(api.get("/api/people?q=zzz-no-such-person", user), 200);
     assertThat(none.getJsonArray("data")).isEmpty();
     assertThat(none.getJsonObject("metadata").getLong("totalItems")).isZero();
     assertThat(none.getJsonObject("metadata").getLong("totalPages")).isEqualTo(1);
@@ -174,26 +170,26 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(defaults.getInteger("page")).isEqualTo(1);
     assertThat(defaults.getInteger("perPage")).isEqualTo(50);
 
-    List<String> descending = slugs(list(api.get("/api/people?perPage=200&sort=-slug", viewer)));
+    List<String> descending = slugs(list(api.get("/api/people?perPage=200&sort=-slug", user)));
     assertThat(descending).isSortedAccordingTo(Comparator.reverseOrder());
   }
 
   @ParameterizedTest(name = "{0} is refused on {1}")
   @CsvSource(delimiter = '|', value = {
-      "perPage=201 | perPage | viewer",
-      "perPage=0   | perPage | viewer",
-      "page=0      | page    | viewer",
-      "page=two    | page    | viewer",
+      "perPage=201 | perPage | user",
+      "perPage=0   | perPage | user",
+      "page=0      | page    | user",
+      "page=two    | page    | user",
       "colour=red  | colour  | anonymous",
-      "sort=email  | sort    | viewer",
-      "sort=--slug | sort    | viewer"})
+      "sort=email  | sort    | user",
+      "sort=--slug | sort    | user"})
   void badQueriesAreRefused(String query, String field, String caller) {
-    invalid(api.get("/api/people?" + query, caller.equals("viewer") ? viewer : null), field);
+    invalid(api.get("/api/people?" + query, caller.equals("user") ? user : null), field);
   }
 
   @Test
   void theLargestPageIsAllowed() {
-    assertThat(list(api.get("/api/people?perPage=200", viewer))).isNotEmpty();
+    assertThat(list(api.get("/api/people?perPage=200", user))).isNotEmpty();
   }
 
   // ---- editing ----
@@ -232,7 +228,7 @@ class PeopleRoutesTest extends WithCommunityApp {
         .containsEntry("Actor-Slug", "stella").containsEntry("Actor-Account-Level", "staff");
 
     ObjectId before = api.head();
-    error(api.patch("/api/people/quinn", viewer, new JsonObject().put("bio", "vandalised")), 404, "not_found");
+    error(api.patch("/api/people/quinn", user, new JsonObject().put("bio", "vandalised")), 404, "not_found");
     error(api.patch("/api/people/stella", quinn, new JsonObject().put("fullName", "Nope")), 404, "not_found");
     error(api.patch("/api/people/quinn", null, new JsonObject().put("bio", "anon")), 401, "unauthenticated");
     error(api.patch("/api/people/ghost-person", quinn, new JsonObject().put("bio", "x")), 404, "not_found");
@@ -334,12 +330,12 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(c.getFullMessage()).contains("slug: mover -> mover-two");
     assertThat(trailers(c)).containsEntry("Action", "person.update").containsEntry("Subject-Id", id);
 
-    assertThat(api.existsAtHead("people/mover.toml")).isFalse();
-    assertThat(api.existsAtHead("people/mover-two.toml")).isTrue();
-    assertThat(api.existsAtHead("project-memberships/movers-club/mover.toml")).isFalse();
-    assertThat(api.existsAtHead("project-memberships/host-garden/mover.toml")).isFalse();
-    assertThat(api.existsAtHead("project-memberships/movers-club/mover-two.toml")).isTrue();
-    assertThat(api.existsAtHead("project-memberships/host-garden/mover-two.toml")).isTrue();
+    // the person's file and both memberships move to the new slug
+    for (String path : List.of("people/%s.toml", "project-memberships/movers-club/%s.toml",
+        "project-memberships/host-garden/%s.toml")) {
+      assertThat(api.existsAtHead(path.formatted("mover"))).as(path).isFalse();
+      assertThat(api.existsAtHead(path.formatted("mover-two"))).as(path).isTrue();
+    }
     ProjectMembership moved =
         api.recordAtHead(Sheet.PROJECT_MEMBERSHIPS, "host-garden/mover-two", ProjectMembership.class);
     assertThat(moved.personSlug()).isEqualTo("mover-two");
@@ -383,7 +379,7 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(data(api.post("/api/people/dora/deactivate", dora, null), 200).getString("deactivatedBy"))
         .isEqualTo("self");
     assertThat(api.head()).as("deactivating twice makes one commit").isEqualTo(before);
-    error(api.get("/api/people/dora", viewer), 404, "not_found");
+    error(api.get("/api/people/dora", user), 404, "not_found");
     // while deactivated, no community writes
     error(api.post("/api/projects", dora, new JsonObject().put("title", "While Away")), 403, "forbidden");
     assertThat(api.head()).isEqualTo(before);
@@ -394,7 +390,7 @@ class PeopleRoutesTest extends WithCommunityApp {
     assertThat(api.fileAtHead("people/dora.toml")).doesNotContain("deactivatedBy").doesNotContain("deletedAt");
     assertThat(api.recordAtHead(Sheet.PEOPLE, "dora", Person.class).deletedAt()).isNull();
     assertThat(trailers(api.headCommit())).containsEntry("Action", "person.reactivate");
-    assertThat(data(api.get("/api/people/dora", viewer), 200).getString("slug")).isEqualTo("dora");
+    assertThat(data(api.get("/api/people/dora", user), 200).getString("slug")).isEqualTo("dora");
 
     ObjectId active = api.head();
     data(api.post("/api/people/dora/reactivate", dora, null), 200);
@@ -404,20 +400,20 @@ class PeopleRoutesTest extends WithCommunityApp {
   @Test
   void staffDeactivateAndReactivateOthersAndOthersCannot() {
     String dex = api.member(admin, "dex", "user");
-    error(api.post("/api/people/dex/deactivate", viewer, null), 404, "not_found");
+    error(api.post("/api/people/dex/deactivate", user, null), 404, "not_found");
     error(api.post("/api/people/dex/deactivate", null, null), 401, "unauthenticated");
     error(api.post("/api/people/stella/deactivate", dex, null), 404, "not_found");
 
     JsonObject off = data(api.post("/api/people/dex/deactivate", staff, null), 200);
     assertThat(off.getString("deactivatedBy")).isEqualTo("staff");
     assertThat(trailers(api.headCommit())).containsEntry("Actor-Slug", "stella").containsEntry("Subject-Slug", "dex");
-    error(api.get("/api/people/dex", viewer), 404, "not_found");
+    error(api.get("/api/people/dex", user), 404, "not_found");
     assertThat(data(api.get("/api/people/dex", staff), 200).getString("deactivatedBy")).isEqualTo("staff");
 
-    error(api.post("/api/people/dex/reactivate", viewer, null), 404, "not_found");
+    error(api.post("/api/people/dex/reactivate", user, null), 404, "not_found");
     JsonObject on = data(api.post("/api/people/dex/reactivate", staff, null), 200);
     assertThat(on.getString("deactivatedBy")).isNull();
-    assertThat(data(api.get("/api/people/dex", viewer), 200).getString("slug")).isEqualTo("dex");
+    assertThat(data(api.get("/api/people/dex", user), 200).getString("slug")).isEqualTo("dex");
     assertThat(dex).isNotBlank();
   }
 
@@ -432,17 +428,17 @@ class PeopleRoutesTest extends WithCommunityApp {
     // the moderation API is another part's: put the record moderation would leave straight into git
     api.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PEOPLE, RecordKeys.person(hidden), hidden)), staff,
         "stella");
-    error(api.get("/api/people/mona", viewer), 404, "not_found");
+    error(api.get("/api/people/mona", user), 404, "not_found");
     assertThat(data(api.get("/api/people/mona", staff), 200).getString("deactivatedBy")).isEqualTo("moderation");
 
     ObjectId before = api.head();
     error(api.post("/api/people/mona/reactivate", mona, null), 403, "forbidden");
     assertThat(api.head()).isEqualTo(before);
-    error(api.get("/api/people/mona", viewer), 404, "not_found");
+    error(api.get("/api/people/mona", user), 404, "not_found");
 
     JsonObject on = data(api.post("/api/people/mona/reactivate", staff, null), 200);
     assertThat(on.getString("deactivatedBy")).isNull();
-    assertThat(data(api.get("/api/people/mona", viewer), 200).getString("slug")).isEqualTo("mona");
+    assertThat(data(api.get("/api/people/mona", user), 200).getString("slug")).isEqualTo("mona");
   }
 
   @Test

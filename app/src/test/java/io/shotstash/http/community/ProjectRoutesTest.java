@@ -29,13 +29,9 @@ import org.junit.jupiter.api.Test;
  * test's writes never eat into another's budget under the cap.
  */
 class ProjectRoutesTest extends WithCommunityApp {
-  static String staff;
-  static String outsider;
-
   @BeforeAll
   static void members() {
-    staff = api.member(admin, "tess", "staff");
-    outsider = api.member(admin, "nora", "user");
+    staffAndUser("tess", "nora");
   }
 
   private static JsonObject project(String slug, String token) {
@@ -119,7 +115,7 @@ class ProjectRoutesTest extends WithCommunityApp {
     assertThat(trailers(api.headCommit())).containsEntry("Action", "project.update");
 
     ObjectId before = api.head();
-    error(api.patch("/api/projects/edit-me", outsider, new JsonObject().put("title", "Hijacked")), 403, "forbidden");
+    error(api.patch("/api/projects/edit-me", user, new JsonObject().put("title", "Hijacked")), 403, "forbidden");
     error(api.patch("/api/projects/edit-me", null, new JsonObject().put("title", "Hijacked")), 401, "unauthenticated");
     error(api.patch("/api/projects/no-such-project", ed, new JsonObject().put("title", "x")), 404, "not_found");
     invalid(api.patch("/api/projects/edit-me", ed, new JsonObject().put("slug", "renamed")), "slug");
@@ -134,7 +130,7 @@ class ProjectRoutesTest extends WithCommunityApp {
   void deletingAProjectHidesIt() {
     String del = api.member(admin, "del", "user");
     data(api.post("/api/projects", del, new JsonObject().put("title", "Doomed")), 201);
-    error(api.delete("/api/projects/doomed", outsider), 403, "forbidden");
+    error(api.delete("/api/projects/doomed", user), 403, "forbidden");
     error(api.delete("/api/projects/doomed", null), 401, "unauthenticated");
     assertThat(data(api.delete("/api/projects/doomed", del), 200).getBoolean("deleted")).isTrue();
     assertThat(trailers(api.headCommit())).containsEntry("Action", "project.delete");
@@ -146,7 +142,7 @@ class ProjectRoutesTest extends WithCommunityApp {
     // soft: the record stays in git with deletedAt, and its slug stays taken
     assertThat(api.fileAtHead("projects/doomed.toml")).contains("deletedAt");
     error(api.delete("/api/projects/doomed", del), 404, "not_found");
-    error(api.post("/api/projects/doomed/members/join", outsider, null), 404, "not_found");
+    error(api.post("/api/projects/doomed/members/join", user, null), 404, "not_found");
     JsonObject again = data(api.post("/api/projects", del, new JsonObject().put("title", "Doomed")), 201);
     assertThat(again.getString("slug")).isEqualTo("doomed-2");
   }
@@ -215,7 +211,7 @@ class ProjectRoutesTest extends WithCommunityApp {
         .getInteger("number")).isEqualTo(3);
 
     ObjectId before = api.head();
-    error(api.post("/api/projects/updates-here/updates", outsider, new JsonObject().put("body", "spam")), 403,
+    error(api.post("/api/projects/updates-here/updates", user, new JsonObject().put("body", "spam")), 403,
         "forbidden");
     error(api.post("/api/projects/updates-here/updates", null, new JsonObject().put("body", "spam")), 401,
         "unauthenticated");
@@ -256,7 +252,7 @@ class ProjectRoutesTest extends WithCommunityApp {
         "headline");
     assertThat(invalid(api.post("/api/projects/in-the-news/buzz", buz, new JsonObject().put("headline", "Again")
         .put("url", "https://example.com").put("slug", "we-made-the-news")), "slug")).isEqualTo("is taken");
-    error(api.post("/api/projects/in-the-news/buzz", outsider, new JsonObject().put("headline", "Spam")
+    error(api.post("/api/projects/in-the-news/buzz", user, new JsonObject().put("headline", "Spam")
         .put("url", "https://spam.example")), 403, "forbidden");
     assertThat(api.head()).isEqualTo(before);
     assertThat(project("in-the-news", null).getJsonArray("buzz")).hasSize(2);
@@ -271,7 +267,7 @@ class ProjectRoutesTest extends WithCommunityApp {
 
     error(api.post("/api/projects/hiring-now/help-wanted", mia, new JsonObject().put("title", "Designer")
         .put("description", "Draw")), 403, "forbidden");
-    error(api.post("/api/projects/hiring-now/help-wanted", outsider, new JsonObject().put("title", "Designer")
+    error(api.post("/api/projects/hiring-now/help-wanted", user, new JsonObject().put("title", "Designer")
         .put("description", "Draw")), 403, "forbidden");
     invalid(api.post("/api/projects/hiring-now/help-wanted", rolf, new JsonObject().put("title", "Designer")),
         "description");
@@ -361,9 +357,9 @@ class ProjectRoutesTest extends WithCommunityApp {
         .isTrue();
     assertThat(trailers(api.headCommit())).containsEntry("Action", "tag.assign");
     assertThat(handles(data(api.get("/api/people/tagger", null), 200))).containsExactly("topic.civic-tech");
-    error(api.post("/api/people/tagger/tags/topic/civic-tech", outsider, null), 404, "not_found");
+    error(api.post("/api/people/tagger/tags/topic/civic-tech", user, null), 404, "not_found");
     // on a project
-    error(api.post("/api/projects/tagged-project/tags/topic/civic-tech", outsider, null), 403, "forbidden");
+    error(api.post("/api/projects/tagged-project/tags/topic/civic-tech", user, null), 403, "forbidden");
     data(api.post("/api/projects/tagged-project/tags/topic/civic-tech", tag, null), 200);
     data(api.post("/api/projects/tagged-project/tags/tech/java-17", staff, null), 200);
     ObjectId tagged = api.head();
@@ -390,7 +386,7 @@ class ProjectRoutesTest extends WithCommunityApp {
     String editor = api.member(admin, "tag-editor", "editor");
     ObjectId before = api.head();
     JsonObject bad = new JsonObject().put("namespace", "colour").put("title", "Red").put("bogus", 1);
-    error(api.post("/api/tags", outsider, bad), 403, "forbidden");
+    error(api.post("/api/tags", user, bad), 403, "forbidden");
     error(api.post("/api/tags", null, bad), 401, "unauthenticated");
     // an editor is not staff either
     error(api.post("/api/tags", editor, bad), 403, "forbidden");
@@ -419,6 +415,6 @@ class ProjectRoutesTest extends WithCommunityApp {
     assertThat(api.head()).isEqualTo(before);
     // reads are not writes, and the cap is per account
     assertThat(data(api.get("/api/people/cap", cap), 200).getString("bio")).isEqualTo("edit 30");
-    data(api.patch("/api/people/nora", outsider, new JsonObject().put("bio", "unaffected")), 200);
+    data(api.patch("/api/people/nora", user, new JsonObject().put("bio", "unaffected")), 200);
   }
 }

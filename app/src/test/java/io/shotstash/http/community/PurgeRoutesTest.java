@@ -29,13 +29,9 @@ import org.junit.jupiter.api.Test;
  * private rows and sessions go at once, and what must stay stays.
  */
 class PurgeRoutesTest extends WithCommunityApp {
-  static String staff;
-  static String user;
-
   @BeforeAll
   static void members() {
-    staff = api.member(admin, "stf", "staff");
-    user = api.member(admin, "usr", "user");
+    staffAndUser("stf", "usr");
   }
 
   @Test
