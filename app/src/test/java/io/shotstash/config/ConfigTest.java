@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +19,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ConfigTest {
 
-  private static Config load(String... keyValues) {
-    Map<String, String> map = new HashMap<>();
+  /** An environment of these keys and values, in this order (a value may be null). */
+  private static Map<String, String> env(String... keyValues) {
+    Map<String, String> map = new LinkedHashMap<>();
     for (int i = 0; i < keyValues.length; i += 2) {
       map.put(keyValues[i], keyValues[i + 1]);
     }
-    return Config.load(map);
+    return map;
+  }
+
+  private static Config load(String... keyValues) {
+    return Config.load(env(keyValues));
   }
 
   private static List<String> problems(Map<String, String> overrides) {
@@ -124,13 +128,8 @@ class ConfigTest {
 
   @Test
   void unrelatedVariablesAndNullValuesAreIgnored() {
-    Map<String, String> env = new HashMap<>();
-    env.put("PATH", "/usr/bin");
-    env.put("HTTP_PORT", "not a number");
-    env.put("PORT", "-1");
-    env.put("SHOTSTASH_HTTP_PORT", null);
-    env.put("DATABASE_URL", null);
-    Config c = Config.load(env);
+    Config c = load("PATH", "/usr/bin", "HTTP_PORT", "not a number", "PORT", "-1", "SHOTSTASH_HTTP_PORT", null,
+        "DATABASE_URL", null);
     assertThat(c.httpPort()).isEqualTo(3005);
     assertThat(c.database().host()).isEqualTo("127.0.0.1");
   }
@@ -277,18 +276,18 @@ class ConfigTest {
 
   @Test
   void severalBadSettingsAreReportedTogetherOneLineEach() {
-    Map<String, String> bad = new LinkedHashMap<>();
-    bad.put("DATABASE_URL", "mysql://u@h/db");
-    bad.put("SHOTSTASH_DB_POOL_SIZE", "lots");
-    bad.put("SHOTSTASH_HTTP_PORT", "70000");
-    bad.put("SHOTSTASH_HTTP_INSTANCES", "-1");
-    bad.put("SHOTSTASH_DATA_BRANCH", "../escape");
-    bad.put("SHOTSTASH_SETUP_TOKEN", "short");
-    bad.put("SHOTSTASH_JWT_SECRET", "also short");
-    bad.put("SHOTSTASH_NOREPLY_DOMAIN", "Not A Domain");
-    bad.put("SHOTSTASH_SESSION_DAYS", "0");
-    bad.put("SHOTSTASH_REPACK_EVERY", "9");
-    bad.put("SHOTSTASH_HTTP_HOST", "");
+    Map<String, String> bad = env(
+        "DATABASE_URL", "mysql://u@h/db",
+        "SHOTSTASH_DB_POOL_SIZE", "lots",
+        "SHOTSTASH_HTTP_PORT", "70000",
+        "SHOTSTASH_HTTP_INSTANCES", "-1",
+        "SHOTSTASH_DATA_BRANCH", "../escape",
+        "SHOTSTASH_SETUP_TOKEN", "short",
+        "SHOTSTASH_JWT_SECRET", "also short",
+        "SHOTSTASH_NOREPLY_DOMAIN", "Not A Domain",
+        "SHOTSTASH_SESSION_DAYS", "0",
+        "SHOTSTASH_REPACK_EVERY", "9",
+        "SHOTSTASH_HTTP_HOST", "");
 
     List<String> problems = problems(bad);
     assertThat(problems).hasSize(bad.size());
@@ -330,13 +329,11 @@ class ConfigTest {
 
   @Test
   void aBadPublicOriginOrProxyIsOneLineEach() {
-    Map<String, String> bad = new LinkedHashMap<>();
-    bad.put("SHOTSTASH_PUBLIC_ORIGIN", "https://media.example.org/app");
-    bad.put("SHOTSTASH_TRUSTED_PROXIES", "10.0.0.1, proxy.example.org, 10.0.0.0/40");
-    assertThat(problems(bad)).containsExactly(
-        "SHOTSTASH_PUBLIC_ORIGIN must be http:// or https:// and a host (and port), without a path, e.g. "
-            + "https://media.example.org, got 'https://media.example.org/app'",
-        "SHOTSTASH_TRUSTED_PROXIES must be an IP address or a range such as 10.0.0.0/8, got 'proxy.example.org'",
-        "SHOTSTASH_TRUSTED_PROXIES must be an IP address or a range such as 10.0.0.0/8, got '10.0.0.0/40'");
+    assertThat(problems(env("SHOTSTASH_PUBLIC_ORIGIN", "https://media.example.org/app",
+        "SHOTSTASH_TRUSTED_PROXIES", "10.0.0.1, proxy.example.org, 10.0.0.0/40"))).containsExactly(
+            "SHOTSTASH_PUBLIC_ORIGIN must be http:// or https:// and a host (and port), without a path, e.g. "
+                + "https://media.example.org, got 'https://media.example.org/app'",
+            "SHOTSTASH_TRUSTED_PROXIES must be an IP address or a range such as 10.0.0.0/8, got 'proxy.example.org'",
+            "SHOTSTASH_TRUSTED_PROXIES must be an IP address or a range such as 10.0.0.0/8, got '10.0.0.0/40'");
   }
 }
