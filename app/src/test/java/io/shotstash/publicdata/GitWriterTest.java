@@ -138,8 +138,7 @@ class GitWriterTest extends WithGitWriter {
   @Test
   void refusedAndNoOpCommandsLeaveNoCommit() throws Exception {
     send("test.put", "bob").await();
-    ObjectId head = repository.head();
-    PublicState before = holder.current();
+    Moment before = now();
 
     Throwable refused = catchThrowable(() -> send("test.refuse", "bob").await());
     ApiError error = ApiError.from(refused);
@@ -149,25 +148,22 @@ class GitWriterTest extends WithGitWriter {
 
     send("test.noop", "bob").await();
     send("test.put", "bob").await(); // the same record again: no change, so no commit
-    assertThat(repository.head()).isEqualTo(head);
-    assertThat(holder.current()).isSameAs(before);
+    assertNothingMovedSince(before);
   }
 
   @Test
   void aFailingPrivateStepLeavesRefAndStateUnchanged() throws Exception {
     send("test.put", "carol").await();
-    ObjectId head = repository.head();
-    PublicState before = holder.current();
+    Moment before = now();
 
     Throwable failed = catchThrowable(() -> send("test.private-fails", "dave").await());
     assertThat(ApiError.from(failed)).isNotNull().extracting(ApiError::status).isEqualTo(500);
-    assertThat(repository.head()).isEqualTo(head);
-    assertThat(holder.current()).isSameAs(before);
+    assertNothingMovedSince(before);
 
     // the failure comes at COMMIT (a deferred constraint): the branch moves only after it, so never
     Throwable atCommit = catchThrowable(() -> send("test.commit-fails", "erin").await());
     assertThat(ApiError.from(atCommit)).isNotNull().extracting(ApiError::status).isEqualTo(500);
-    assertThat(repository.head()).isEqualTo(head);
+    assertThat(repository.head()).isEqualTo(before.head());
     assertThat(holder.current().personBySlug("erin")).isEmpty();
     assertThat(repository.readFile(repository.head(), "people/erin.toml")).isNull();
 
@@ -216,6 +212,19 @@ class GitWriterTest extends WithGitWriter {
       assertThat(other.current().personBySlug(slug)).isPresent();
     }
     assertThat(other.current().size(Sheet.PEOPLE)).isEqualTo(holder.current().size(Sheet.PEOPLE));
+  }
+
+  /** The branch's head and the state in memory at one moment. */
+  private record Moment(ObjectId head, PublicState state) {}
+
+  private Moment now() {
+    return new Moment(repository.head(), holder.current());
+  }
+
+  /** Neither the branch nor the state in memory has moved since {@code before} (the state is the same object). */
+  private void assertNothingMovedSince(Moment before) {
+    assertThat(repository.head()).isEqualTo(before.head());
+    assertThat(holder.current()).isSameAs(before.state());
   }
 
   private void awaitConverged(PublicStateHolder replica) throws InterruptedException {
