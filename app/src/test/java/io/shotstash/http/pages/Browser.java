@@ -44,6 +44,8 @@ final class Browser implements AutoCloseable {
   final String base;
   final Path downloads;
   private final Path profile;
+  /** The window's size when opened. */
+  private final Dimension size;
 
   private Browser(TestApp app, int width, int height) {
     if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
@@ -74,7 +76,8 @@ final class Browser implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     driver = new ChromeDriver(service, options);
-    driver.manage().window().setSize(new Dimension(width, height));
+    size = new Dimension(width, height);
+    driver.manage().window().setSize(size);
     // headless Chromium may refuse downloads unless told where to put them
     driver.executeCdpCommand("Browser.setDownloadBehavior", Map.of("behavior", "allow",
         "downloadPath", downloads.toString(), "eventsEnabled", true));
@@ -197,6 +200,16 @@ final class Browser implements AutoCloseable {
 
   void resize(int width, int height) {
     driver.manage().window().setSize(new Dimension(width, height));
+  }
+
+  /** Runs {@code steps} with the window at this size, then gives the window back the size it was opened at. */
+  void atSize(int width, int height, Runnable steps) {
+    resize(width, height);
+    try {
+      steps.run();
+    } finally {
+      driver.manage().window().setSize(size);
+    }
   }
 
   /** Whether the page is wider than the window (something would scroll sideways). */

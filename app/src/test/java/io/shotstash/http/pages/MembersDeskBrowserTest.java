@@ -145,7 +145,7 @@ class MembersDeskBrowserTest extends WithMembersDesk {
   void staffFilterToNoVoteYetVoteSpamWithTheKeyboardThenChangeToNotSpam() {
     browser.signIn("sam-staff", PASSWORD, "/admin/members");
     waitForRoster();
-    Select vote = new Select(browser.find(By.id("f-vote")));
+    Select vote = voteFilter();
     assertThat(vote.getFirstSelectedOption().getAttribute("value")).as("no vote yet is the default").isEqualTo("none");
     vote.selectByValue("spam");
     browser.textIn(By.id("members-status"), "No member matches these filters.");
@@ -312,8 +312,7 @@ class MembersDeskBrowserTest extends WithMembersDesk {
   @Test
   @Order(8)
   void theDeskWorksAt360PixelsWide() {
-    browser.resize(360, 800);
-    try {
+    browser.atSize(360, 800, () -> {
       openDesk("sam-staff");
       browser.visible(row("mia-chen"));
       assertThat(browser.overflowsSideways()).as("nothing scrolls sideways at 360 px").isFalse();
@@ -326,10 +325,9 @@ class MembersDeskBrowserTest extends WithMembersDesk {
       browser.find(By.id("tab-purges")).click();
       browser.textIn(By.id("purges-status"), "purge");
       assertThat(browser.overflowsSideways()).isFalse();
-    } finally {
-      browser.resize(1280, 900);
-    }
+    });
   }
+
   @Test
   @Order(9)
   void theViewLivesInTheAddressBackAndForwardWalkItAndANewPageStartsAtItsFirstRow() {
@@ -338,7 +336,7 @@ class MembersDeskBrowserTest extends WithMembersDesk {
     browser.go("/admin/members?vote=any&perPage=2");
     waitForRoster();
     browser.textIn(By.id("members-status"), "Page 1 of ");
-    assertThat(new Select(browser.find(By.id("f-vote"))).getFirstSelectedOption().getAttribute("value")).isEmpty();
+    assertThat(voteFilter().getFirstSelectedOption().getAttribute("value")).isEmpty();
     assertThat(browser.all(By.cssSelector("#members li.member"))).hasSize(2);
 
     // Next page: the new page's first row is at the top of the window, with the focus
@@ -353,15 +351,11 @@ class MembersDeskBrowserTest extends WithMembersDesk {
     assertThat(focused).as("the first row has the focus, at the top").isEqualTo(java.util.List.of(true, true));
 
     // Back and Forward walk the pages; a filter change is a step too
-    browser.driver.navigate().back();
-    browser.textIn(By.id("members-status"), "Page 1 of ");
-    assertThat(browser.location()).isEqualTo("/admin/members?vote=any&perPage=2");
-    browser.driver.navigate().forward();
-    browser.textIn(By.id("members-status"), "Page 2 of ");
-    new Select(browser.find(By.id("f-vote"))).selectByValue("spam");
+    backAndForwardWalkThePages("", "/admin/members?vote=any&perPage=2");
+    voteFilter().selectByValue("spam");
     browser.until(d -> browser.location().equals("/admin/members?vote=spam&perPage=2"));
     browser.driver.navigate().back();
     browser.textIn(By.id("members-status"), "Page 2 of ");
-    assertThat(new Select(browser.find(By.id("f-vote"))).getFirstSelectedOption().getAttribute("value")).isEmpty();
+    assertThat(voteFilter().getFirstSelectedOption().getAttribute("value")).isEmpty();
   }
 }

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.Select;
 
 /**
  * The members desk's compact table and its bulk votes in a real headless Chromium against the whole
@@ -246,27 +245,22 @@ class MembersTableBrowserTest extends WithMembersDesk {
         browser.script("return document.activeElement === document.querySelector('#members-table tr.member-row');"))
         .as("the new page's first row has the focus").isEqualTo(true);
 
-    browser.driver.navigate().back();
-    browser.textIn(By.id("members-status"), "Page 1 of 5");
-    assertThat(browser.location()).isEqualTo("/admin/members?vote=any&perPage=5");
-    browser.driver.navigate().forward();
-    browser.textIn(By.id("members-status"), "Page 2 of 5");
+    backAndForwardWalkThePages("5", "/admin/members?vote=any&perPage=5");
 
-    new Select(browser.find(By.id("f-vote"))).selectByValue("spam");
+    voteFilter().selectByValue("spam");
     browser.until(d -> browser.location().equals("/admin/members?vote=spam&perPage=5"));
     browser.textIn(By.id("members-status"), "2 members match.");
     assertThat(tableSlugs()).containsExactlyInAnyOrder("ines-okafor", "tomas-reyes");
     browser.driver.navigate().back();
     browser.textIn(By.id("members-status"), "Page 2 of 5");
-    assertThat(new Select(browser.find(By.id("f-vote"))).getFirstSelectedOption().getAttribute("value")).isEmpty();
+    assertThat(voteFilter().getFirstSelectedOption().getAttribute("value")).isEmpty();
     assertThat(tableShown()).as("still the table").isTrue();
   }
 
   @Test
   @Order(5)
   void atPhoneWidthTheTableStaysUsableAndBulkVotesWork() {
-    browser.resize(390, 844);
-    try {
+    browser.atSize(390, 844, () -> {
       openDesk("sam-staff");
       browser.go("/admin/members?vote=any"); // the members the bulk test voted on are in it
       waitForRoster();
@@ -309,9 +303,7 @@ class MembersTableBrowserTest extends WithMembersDesk {
       browser.screenshot("members-cards-390x844");
       chooseView("table");
       browser.until(d -> tableShown());
-    } finally {
-      browser.resize(1366, 900);
-    }
+    });
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * What the members desk's browser tests share: one password for the members they seed through the
@@ -46,6 +47,24 @@ abstract class WithMembersDesk extends WithSignedInApp {
 
   static void waitForRoster() {
     browser.until(d -> browser.text(By.id("members-status")).contains("match"));
+  }
+
+  /** The filter on the votes (its value is empty for any vote). */
+  static Select voteFilter() {
+    return new Select(browser.find(By.id("f-vote")));
+  }
+
+  /**
+   * From page 2 of the roster: Back shows page 1 again, at {@code firstPage}, and Forward page 2: each
+   * page is a step in the history. {@code pages} is how many the status line says there are ("" when
+   * the test does not say).
+   */
+  static void backAndForwardWalkThePages(String pages, String firstPage) {
+    browser.driver.navigate().back();
+    browser.textIn(By.id("members-status"), "Page 1 of " + pages);
+    assertThat(browser.location()).isEqualTo(firstPage);
+    browser.driver.navigate().forward();
+    browser.textIn(By.id("members-status"), "Page 2 of " + pages);
   }
 
   /** Opens the desk as {@code login} (signing in on the sign-in page first when no one is). */
