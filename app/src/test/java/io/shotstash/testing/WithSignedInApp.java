@@ -20,6 +20,11 @@ public abstract class WithSignedInApp {
     admin = app.setupAndLogin();
   }
 
+  /** Starts the app with {@code bootstrapToken} as its WORKER_BOOTSTRAP_TOKEN (workers may register) and signs in. */
+  protected static void startWithWorkers(String bootstrapToken) {
+    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", bootstrapToken));
+  }
+
   @AfterAll
   public static void closeApp() {
     if (app != null) {

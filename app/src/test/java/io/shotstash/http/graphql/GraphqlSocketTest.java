@@ -32,7 +32,7 @@ class GraphqlSocketTest extends WithSignedInApp {
 
   @BeforeAll
   static void start() {
-    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
+    startWithWorkers(BOOTSTRAP);
     http = app.client();
   }
 

@@ -44,7 +44,7 @@ class JobsDashboardQueriesTest extends WithSignedInApp {
 
   @BeforeAll
   static void start() {
-    startSignedIn(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
+    startWithWorkers(BOOTSTRAP);
     editor = app.createAndLogin(admin, "eddie", "editor", "editor password 123");
     user = app.createAndLogin(admin, "uma", "user", "user password 123");
     String folder = Folders.create(app.client(), editor, "Dashboard");
