@@ -1,6 +1,10 @@
 package io.shotstash.http.community;
 
 import io.shotstash.db.Database;
+import io.shotstash.publicdata.RecordChange;
+import io.shotstash.publicdata.RecordKeys;
+import io.shotstash.publicdata.Sheet;
+import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.testing.DataApi;
 import io.shotstash.testing.JsonApi;
 import io.shotstash.testing.TestApp;
@@ -10,6 +14,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +51,19 @@ final class CommunityApi extends DataApi {
   }
 
   // ---- git ----
+
+  /**
+   * Puts a spam vote on {@code slug} by {@code by} (e.g. human-stella), cast now, into git behind the
+   * app's back (the moderation API is another part's), {@code nudger} telling the app; returns its path.
+   */
+  String spamVoteBehindTheAppsBack(String slug, String by, String reasoning, List<String> flags, String nudgerToken,
+      String nudgerSlug) {
+    PersonEvaluation vote =
+        new PersonEvaluation(slug, by, "spam", reasoning, flags, null, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    String key = RecordKeys.evaluation(vote);
+    commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, key, vote)), nudgerToken, nudgerSlug);
+    return Sheet.PERSON_EVALUATIONS.path(key);
+  }
 
   RevCommit headCommit() {
     return withRepository(repo -> {

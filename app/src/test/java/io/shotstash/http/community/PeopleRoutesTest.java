@@ -13,7 +13,6 @@ import io.shotstash.publicdata.RecordChange;
 import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
 import io.shotstash.publicdata.records.Person;
-import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.ProjectMembership;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -280,11 +279,7 @@ class PeopleRoutesTest extends WithCommunityApp {
   @Test
   void aRenameMayNotTakeASlugWithEvaluations() {
     String sky = api.member(admin, "sky", "user");
-    PersonEvaluation eval =
-        new PersonEvaluation("evalslug", "human-stella", "spam", "link farm", List.of("bio-links:3"),
-            null, Instant.now().truncatedTo(ChronoUnit.MILLIS));
-    api.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(eval), eval)),
-        sky, "sky");
+    api.spamVoteBehindTheAppsBack("evalslug", "human-stella", "link farm", List.of("bio-links:3"), sky, "sky");
     error(api.patch("/api/people/sky", sky, new JsonObject().put("slug", "evalslug")), 409, "slug_unavailable");
     // a free slug without history is fine
     assertThat(data(api.patch("/api/people/sky", sky, new JsonObject().put("slug", "sky-blue")), 200).getString("slug"))
@@ -294,11 +289,8 @@ class PeopleRoutesTest extends WithCommunityApp {
   @Test
   void aRenameLeavesAnEarlierAccountsEvaluationsUnderTheOldSlug() {
     app.createPerson(admin, "xreuse", "user", CommunityApi.PASSWORD);
-    PersonEvaluation eval = new PersonEvaluation("xreuse", "human-stella", "spam", "link farm", List.of(), null,
-        Instant.now().truncatedTo(ChronoUnit.MILLIS));
-    String evalPath = Sheet.PERSON_EVALUATIONS.path(RecordKeys.evaluation(eval));
-    api.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(eval), eval)),
-        staff, "stella");
+    String evalPath =
+        api.spamVoteBehindTheAppsBack("xreuse", "human-stella", "link farm", List.of(), staff, "stella");
     data(api.post("/api/people/xreuse/purge", admin, new JsonObject().put("reason", "spam")), 200);
     assertThat(api.existsAtHead(evalPath)).isTrue();
 

@@ -6,15 +6,10 @@ import static io.shotstash.http.community.CommunityApi.invalid;
 import static io.shotstash.http.community.CommunityApi.trailers;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.publicdata.RecordChange;
-import io.shotstash.publicdata.RecordKeys;
 import io.shotstash.publicdata.Sheet;
-import io.shotstash.publicdata.records.PersonEvaluation;
 import io.shotstash.publicdata.records.SpamPurge;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jgit.lib.ObjectId;
@@ -96,11 +91,8 @@ class PurgeRoutesTest extends WithCommunityApp {
     data(api.post("/api/projects/spam-shared/updates", bob, new JsonObject().put("body", "Bob's update")), 201);
 
     // an evaluation of the spammer (the moderation API is another part's; put it into git directly)
-    PersonEvaluation eval = new PersonEvaluation("spammy", "human-stf", "spam", "pill links", List.of("bio-links:2"),
-        null, Instant.now().truncatedTo(ChronoUnit.MILLIS));
-    String evalPath = Sheet.PERSON_EVALUATIONS.path(RecordKeys.evaluation(eval));
-    api.commitBehindTheAppsBack(List.of(RecordChange.put(Sheet.PERSON_EVALUATIONS, RecordKeys.evaluation(eval), eval)),
-        user, "usr");
+    String evalPath = api.spamVoteBehindTheAppsBack("spammy", "human-stf", "pill links", List.of("bio-links:2"), user,
+        "usr");
     assertThat(api.existsAtHead(evalPath)).isTrue();
 
     assertThat(api.privateRows("private_profiles", "person_id", spamId)).isEqualTo(1);
