@@ -147,6 +147,13 @@ class InstanceIdentityStartTest {
     }
   }
 
+  /** The database has an instance id and the repository has the same one. */
+  private static void oneIdInBoth(TestDatabase db, Config config) throws Exception {
+    String id = databaseId(db);
+    assertThat(id).isNotNull();
+    assertThat(repositoryId(config)).isEqualTo(id);
+  }
+
   private static int commits(Config config) throws Exception {
     try (Repository repo = open(config); RevWalk walk = new RevWalk(repo)) {
       walk.markStart(walk.parseCommit(repo.resolve(Constants.R_HEADS + config.dataBranch())));
@@ -183,9 +190,7 @@ class InstanceIdentityStartTest {
     TestDatabase db = database();
     Config config = config(db, tmp.resolve("data"));
     start(config);
-    String id = databaseId(db);
-    assertThat(id).isNotNull();
-    assertThat(repositoryId(config)).isEqualTo(id);
+    oneIdInBoth(db, config);
   }
 
   @Test
@@ -270,9 +275,7 @@ class InstanceIdentityStartTest {
     assertThat(repositoryId(config)).isNull();
 
     start(config);
-    String id = databaseId(db);
-    assertThat(id).isNotNull();
-    assertThat(repositoryId(config)).isEqualTo(id);
+    oneIdInBoth(db, config);
     try (Repository repo = open(config); RevWalk walk = new RevWalk(repo)) {
       RevCommit head = walk.parseCommit(repo.resolve(Constants.R_HEADS + config.dataBranch()));
       assertThat(head.getShortMessage()).isEqualTo("system: record instance id");
