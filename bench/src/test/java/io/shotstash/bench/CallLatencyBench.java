@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  *       disk), and COMPLETE carrying that small output, which records it and completes.</li>
  * </ol>
  */
-final class CallLatencyBench {
+record CallLatencyBench(AppProcess app, TestApp inProcess, JobCycleBench cycle, Path work) {
   static final String SECTION = "## Pipeline: call latency, one worker on an idle queue";
   static final String KIND = "bench/lone";
   /**
@@ -81,18 +81,6 @@ final class CallLatencyBench {
 
   record Result(Way http, Way bus, int warmup, int cycles, int gapMillis, int httpBefore, int busBefore,
       JobCycleBench.Warmup[] warmups) {}
-
-  private final AppProcess app;
-  private final TestApp inProcess;
-  private final JobCycleBench cycle;
-  private final Path work;
-
-  CallLatencyBench(AppProcess app, TestApp inProcess, JobCycleBench cycle, Path work) {
-    this.app = app;
-    this.inProcess = inProcess;
-    this.cycle = cycle;
-    this.work = work;
-  }
 
   /**
    * {@code warmup} untimed cycles, then {@code cycles} timed, one way after the other ({@code
