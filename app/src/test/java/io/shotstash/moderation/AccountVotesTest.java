@@ -159,17 +159,13 @@ class AccountVotesTest {
     assertThat(v.purgeAfter(NO_AGENTS)).isNull();
   }
 
-  @Test
-  void anUndatedVoteIsEarlierEvenWhenTheSlugWasPurgedBefore() {
+  /** An undated vote is earlier, whether or not the slug was purged before. */
+  @ParameterizedTest(name = "slug purged before: {0}")
+  @ValueSource(booleans = {true, false})
+  void anUndatedVoteIsEarlier(boolean slugPurgedBefore) {
     PersonEvaluation undated = human("chris", "spam", null);
-    AccountVotes v = votes(member(), List.of(undated), List.of(purge("p1", "id-old-jane", at(-100))));
-    assertThat(v.earlier()).containsExactly(undated);
-  }
-
-  @Test
-  void anUndatedVoteIsEarlier() {
-    PersonEvaluation undated = human("chris", "spam", null);
-    assertThat(votes(member(), undated).earlier()).containsExactly(undated);
+    List<SpamPurge> purges = slugPurgedBefore ? List.of(purge("p1", "id-old-jane", at(-100))) : List.of();
+    assertThat(votes(member(), List.of(undated), purges).earlier()).containsExactly(undated);
   }
 
   // ---- latestVote and stagedVote ----
