@@ -22,6 +22,8 @@ public final class CuttableProxy implements AutoCloseable {
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private final AtomicLong upstreamBytes = new AtomicLong();
   private volatile boolean closed;
+  /** Bytes a second each client's upstream may send; 0 = as fast as it goes. */
+  private volatile long upstreamRate;
 
   /** A proxy to 127.0.0.1:{@code targetPort} on a free loopback port. */
   public CuttableProxy(int targetPort) throws IOException {
@@ -39,6 +41,14 @@ public final class CuttableProxy implements AutoCloseable {
   /** Bytes clients sent through the proxy so far (to cut in the middle of an upload). */
   public long upstreamBytes() {
     return upstreamBytes.get();
+  }
+
+  /**
+   * Slows what clients send to {@code bytesPerSecond} per connection (0: no limit), so an upload
+   * through a browser on loopback lasts long enough to be cut or paused in its middle.
+   */
+  public void throttle(long bytesPerSecond) {
+    upstreamRate = bytesPerSecond;
   }
 
   /** Closes every connection open now, both sides. */
@@ -75,10 +85,16 @@ public final class CuttableProxy implements AutoCloseable {
           out.write(buf, 0, n);
           if (counted) {
             upstreamBytes.addAndGet(n);
+            long rate = upstreamRate;
+            if (rate > 0) {
+              Thread.sleep(Math.max(1, n * 1000L / rate));
+            }
           }
         }
       } catch (IOException e) {
         // cut, or one side went away: close both
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       } finally {
         closeQuietly(from);
         closeQuietly(to);
