@@ -132,6 +132,11 @@ public final class ResumableUploads {
         if (row.completed()) {
           return Future.succeededFuture(new Patched(row.length(), row.expiresAt(), row.resultId()));
         }
+        if (offset == row.length()) {
+          // every byte is durable but the upload was not finished (a crash between the last offset and
+          // its finish, the part maybe moved already): finish it, nothing to write
+          return finish(conn, row).map(resultId -> new Patched(offset, row.expiresAt(), resultId));
+        }
         return files.append(id, offset, body, max).compose(appended -> {
           if (!appended.keep()) {
             return Future.failedFuture(appended.stoppedBy());
@@ -204,7 +209,9 @@ public final class ResumableUploads {
 
   /** The finished bytes to their target, once: the target finds its earlier result if there is one. */
   private Future<String> finish(SqlConnection conn, UploadRow row) {
-    return target(row.target()).finish(row, files.part(row.id()))
+    // an empty file never had a PATCH write its part: make it (again, harmlessly, after a crash)
+    Future<Void> ready = row.length() == 0 ? files.commit(row.id(), 0) : Future.succeededFuture();
+    return ready.compose(v -> target(row.target()).finish(row, files.part(row.id())))
         .compose(resultId -> conn.preparedQuery(UploadSql.MARK_COMPLETED).execute(Tuple.of(UUID.fromString(row.id())))
             .compose(v -> files.delete(row.id()))
             .map(resultId));
