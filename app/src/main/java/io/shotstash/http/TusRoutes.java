@@ -126,8 +126,8 @@ record TusRoutes(ResumableUploads uploads, long maxBytes) {
           .putHeader("Upload-Length", Long.toString(row.length()))
           .putHeader("Upload-Expires", TusHeaders.httpDate(row.expiresAt()))
           .putHeader("Upload-Metadata", metadata(row));
-      if (row.completed() || p.offset() == row.length()) {
-        res.putHeader(FILE_ID, row.resultId());
+      if (p.resultId() != null) {
+        res.putHeader(FILE_ID, p.resultId());
       }
       return res.setStatusCode(200).end();
     });

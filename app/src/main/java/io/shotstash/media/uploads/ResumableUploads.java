@@ -54,8 +54,8 @@ public final class ResumableUploads {
     this.expiryHours = expiryHours;
   }
 
-  /** Where an upload stands: its row and its durable offset. */
-  public record Progress(UploadRow upload, long offset) {}
+  /** Where an upload stands: its row, its durable offset, and its result's id once finished (else null). */
+  public record Progress(UploadRow upload, long offset, String resultId) {}
 
   /** A PATCH's outcome: the new durable offset, the expiry, and the result's id once complete (else null). */
   public record Patched(long offset, Instant expiresAt, String resultId) {}
@@ -94,17 +94,17 @@ public final class ResumableUploads {
   public Future<Progress> status(Actor caller, UnaryOperator<String> header, String id) {
     return visible(caller, header, id).compose(row -> {
       if (row.completed()) {
-        return Future.succeededFuture(new Progress(row, row.length()));
+        return Future.succeededFuture(new Progress(row, row.length(), row.resultId()));
       }
       return files.offset(row.id()).compose(offset -> {
         if (offset < row.length()) {
-          return Future.succeededFuture(new Progress(row, offset));
+          return Future.succeededFuture(new Progress(row, offset, null));
         }
         return locked(id, conn -> current(conn, id).compose(now -> now.completed()
-            ? Future.succeededFuture(new Progress(now, now.length()))
-            : finish(conn, now).map(resultId -> new Progress(now, now.length()))))
+            ? Future.succeededFuture(new Progress(now, now.length(), now.resultId()))
+            : finish(conn, now).map(resultId -> new Progress(now, now.length(), resultId))))
             .recover(err -> ApiError.from(err) != null && ApiError.from(err).status() == 409
-                ? Future.succeededFuture(new Progress(row, offset)) : Future.failedFuture(err));
+                ? Future.succeededFuture(new Progress(row, offset, null)) : Future.failedFuture(err));
       });
     });
   }
