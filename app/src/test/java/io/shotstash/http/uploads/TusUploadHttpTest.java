@@ -492,4 +492,21 @@ class TusUploadHttpTest {
     assertThat(app.client().get("/media/o/" + fileId).bearerTokenAuthentication(editor).send().await().statusCode())
         .isEqualTo(200);
   }
+
+  @Test
+  void clientsThatCannotSendPatchOrDeleteMayOverrideAPost() {
+    String path = created(10, "override.mp4");
+    HttpResponse<Buffer> patched = tus(app.client().post(path), editor).putHeader("X-HTTP-Method-Override", "PATCH")
+        .putHeader("Content-Type", "application/offset+octet-stream").putHeader("Upload-Offset", "0")
+        .sendBuffer(Buffer.buffer(bytes(4, 16))).await();
+    assertThat(patched.statusCode()).isEqualTo(204);
+    assertThat(patched.getHeader("Upload-Offset")).isEqualTo("4");
+    HttpResponse<Buffer> neither = tus(app.client().post(path), editor).putHeader("X-HTTP-Method-Override", "PUT")
+        .send().await();
+    assertThat(neither.statusCode()).isEqualTo(405);
+    HttpResponse<Buffer> ended = tus(app.client().post(path), editor).putHeader("X-HTTP-Method-Override", "DELETE")
+        .send().await();
+    assertThat(ended.statusCode()).isEqualTo(204);
+    assertThat(head(editor, path).statusCode()).isEqualTo(404);
+  }
 }
