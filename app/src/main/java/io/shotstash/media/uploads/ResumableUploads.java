@@ -4,6 +4,7 @@ import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
 import io.shotstash.config.Config;
+import io.shotstash.metrics.DomainMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -83,7 +84,8 @@ public final class ResumableUploads {
         .execute(Tuple.tuple(java.util.Arrays.asList(UUID.fromString(Ids.uuid7()), t.name(),
             UUID.fromString(caller.personId()), UUID.fromString(request.folderId()), request.name(),
             request.mediaType(), request.length(), UUID.fromString(Ids.uuid7()), expiryHours))))
-        .map(rows -> UploadRow.of(rows.iterator().next()));
+        .map(rows -> UploadRow.of(rows.iterator().next()))
+        .onSuccess(row -> DomainMetrics.resumableUploads("created", 1));
   }
 
   /**
@@ -161,7 +163,7 @@ public final class ResumableUploads {
   public Future<Void> terminate(Actor caller, UnaryOperator<String> header, String id) {
     return visible(caller, header, id).compose(first -> locked(id, conn -> current(conn, id)
         .compose(row -> conn.preparedQuery(UploadSql.DELETE).execute(Tuple.of(UUID.fromString(id))))
-        .compose(v -> files.delete(id))));
+        .compose(v -> files.delete(id)))).onSuccess(v -> DomainMetrics.resumableUploads("terminated", 1));
   }
 
   /** Removes expired uploads (rows and bytes); answers how many. */
@@ -172,6 +174,7 @@ public final class ResumableUploads {
           for (Row r : rows) {
             removed.add(files.delete(r.getUUID("id").toString()));
           }
+          DomainMetrics.resumableUploads("expired", rows.rowCount());
           return Future.all(removed).map(rows.rowCount());
         });
   }
@@ -213,6 +216,7 @@ public final class ResumableUploads {
     Future<Void> ready = row.length() == 0 ? files.commit(row.id(), 0) : Future.succeededFuture();
     return ready.compose(v -> target(row.target()).finish(row, files.part(row.id())))
         .compose(resultId -> conn.preparedQuery(UploadSql.MARK_COMPLETED).execute(Tuple.of(UUID.fromString(row.id())))
+            .onSuccess(marked -> DomainMetrics.resumableUploads("completed", marked.rowCount()))
             .compose(v -> files.delete(row.id()))
             .map(resultId));
   }

@@ -165,6 +165,9 @@ class TusUploadHttpTest {
         .await().bodyAsJsonObject();
     assertThat(listed.encode()).contains(fileId);
     assertThat(Files.exists(uploads().resolve(id(path) + ".part"))).isFalse();
+    String scrape = app.client().get("/metrics").send().await().bodyAsString();
+    assertThat(scrape).contains("shotstash_resumable_uploads_total{outcome=\"created\"")
+        .contains("shotstash_resumable_uploads_total{outcome=\"completed\"");
   }
 
   @Test
