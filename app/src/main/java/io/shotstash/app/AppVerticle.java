@@ -13,6 +13,10 @@ import io.shotstash.http.HttpVerticle;
 import io.shotstash.http.graphql.GraphqlRoutes;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.media.LocalStorage;
+import io.shotstash.media.uploads.LibraryTarget;
+import io.shotstash.media.uploads.PartialFiles;
+import io.shotstash.media.uploads.ResumableUploads;
+import io.shotstash.media.uploads.UploadSweeperVerticle;
 import io.shotstash.metrics.Metrics;
 import io.shotstash.moderation.GitHubProbe;
 import io.shotstash.moderation.ModerationVerticle;
@@ -130,7 +134,9 @@ public final class AppVerticle extends VerticleBase {
     Future<String> jwtSecret = vertx.executeBlocking(() -> FirstStartLock.around(config.dataDir(), this::jwtSecret));
     // the media folder's start lists and cleans tmp/: off the event loop, beside the secret
     Future<LocalStorage> media = vertx.executeBlocking(this::localStorage, false);
-    return Future.all(jwtSecret, media).compose(ready -> {
+    Future<PartialFiles> partials = media.compose(storage -> vertx.executeBlocking(
+        () -> new PartialFiles(vertx, storage.uploadsFolder()), false));
+    return Future.all(jwtSecret, media, partials).compose(ready -> {
       Sessions sessions = new Sessions(vertx, pool, holder, jwtSecret.result(), config.sessionDays());
       LocalStorage storage = media.result();
       // ---- cluster (serve --cluster): limits counted on every node together
@@ -158,12 +164,15 @@ public final class AppVerticle extends VerticleBase {
               new GitHubProbe(vertx, config.github().apiUrl(), pool), config.moderation().dataRepoWebUrl(),
               config.dataBranch())));
       // meanwhile, on this context: the GraphQL schema every HTTP verticle shares
+      ResumableUploads uploads = new ResumableUploads(vertx, pool, config.database(), partials.result(),
+          Map.of(LibraryTarget.NAME, new LibraryTarget(vertx, storage)), config.uploadExpiryHours());
       HttpServices services = new HttpServices(config, pool, holder, writes, sessions, limiter,
-          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx, limiter), workers, queueLoops);
+          setupToken, migrated::get, storage, GraphqlRoutes.build(vertx, limiter), workers, queueLoops, uploads);
       vertx.setPeriodic(60_000, id -> localLimiter.prune());
       return Future.all(deployed)
           .compose(all -> vertx.deployVerticle(new PurgeSweeperVerticle(pool, holder, writes,
               config.moderation().purgeSweepSeconds())))
+          .compose(id -> vertx.deployVerticle(new UploadSweeperVerticle(uploads)))
           .compose(id -> deployInProcessWorkers(storage))
           .compose(id -> deployHttp(services));
     });

@@ -34,6 +34,9 @@ public final class Addresses {
   /** The media library: folders, files, versions, trash. */
   public static final String MEDIA_LIBRARY = "media.library";
 
+  /** Removes expired resumable uploads now (tests and operators); replies {@code {removed}}. */
+  public static final String MEDIA_UPLOADS_SWEEP = "media.uploads.sweep";
+
   /** Moderation reads: roster, member detail, spam-purge log, agents. */
   public static final String MODERATION = "moderation";
 

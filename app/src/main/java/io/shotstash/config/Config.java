@@ -36,6 +36,8 @@ public record Config(
     int sessionDays,
     int repackEvery,
     long maxUploadBytes,
+    /** How long a resumable upload lives after its last PATCH (SHOTSTASH_UPLOAD_EXPIRY_HOURS). */
+    int uploadExpiryHours,
     Pipeline pipeline,
     GitHub github,
     int inProcessWorkers,
@@ -98,7 +100,8 @@ public record Config(
   public Config withDatabase(DatabaseUrl other) {
     return new Config(other, databaseUrlSet, dbPoolSize, httpHost, httpPort, httpInstances, dataDir, dataRepo,
         dataBranch,
-        setupToken, jwtSecret, noreplyDomain, sessionDays, repackEvery, maxUploadBytes, pipeline, github,
+        setupToken, jwtSecret, noreplyDomain, sessionDays, repackEvery, maxUploadBytes, uploadExpiryHours, pipeline,
+        github,
         inProcessWorkers, moderation, cluster, site);
   }
 
@@ -255,6 +258,7 @@ public record Config(
       int sweep = integer("SHOTSTASH_PIPELINE_SWEEP_SECONDS", 1, Math.max(1, lease / 2));
       int queueInstances = integer("SHOTSTASH_PIPELINE_QUEUE_INSTANCES", 1, 64);
       int maxUploadMb = integer("SHOTSTASH_MAX_UPLOAD_MB", 1, 1_048_576);
+      int uploadExpiryHours = integer("SHOTSTASH_UPLOAD_EXPIRY_HOURS", 1, 8_760);
       String apiUrl = baseUrl("SHOTSTASH_GITHUB_API_URL");
       String oauthUrl = baseUrl("SHOTSTASH_GITHUB_OAUTH_URL");
       GitHub github = new GitHub(apiUrl, oauthUrl, optional("SHOTSTASH_GITHUB_CLIENT_ID"),
@@ -280,7 +284,8 @@ public record Config(
       }
       return new Config(db, dbUrlSet, pool, host, port, instances, dataDir, dataRepo, branch, setupToken, jwtSecret,
           noreply, sessionDays, repackEvery,
-          maxUploadMb * 1024L * 1024L, pipeline, github, inProcessWorkers, moderation, cluster, site);
+          maxUploadMb * 1024L * 1024L, uploadExpiryHours, pipeline, github, inProcessWorkers, moderation, cluster,
+          site);
     }
 
     /** SHOTSTASH_PUBLIC_ORIGIN and SHOTSTASH_TRUSTED_PROXIES (docs/configuration.md → Behind a proxy). */

@@ -3,6 +3,7 @@ package io.shotstash.http;
 import graphql.GraphQL;
 import io.shotstash.config.Config;
 import io.shotstash.media.Storage;
+import io.shotstash.media.uploads.ResumableUploads;
 import io.shotstash.pipeline.QueueLoops;
 import io.shotstash.pipeline.WorkerDirectory;
 import io.shotstash.people.Sessions;
@@ -28,4 +29,6 @@ public record HttpServices(
     /** This node's cache of authenticated workers, shared with the job queue (which fills and empties it). */
     WorkerDirectory workers,
     /** Which job-queue instance serves which event loop of this node: worker calls ask their own loop's. */
-    QueueLoops queueLoops) {}
+    QueueLoops queueLoops,
+    /** Resumable uploads (tus): rows, locks and partial bytes, shared by the HTTP verticles. */
+    ResumableUploads uploads) {}

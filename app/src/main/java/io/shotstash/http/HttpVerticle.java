@@ -53,7 +53,7 @@ public final class HttpVerticle extends VerticleBase {
     TimeoutHandler timeout = TimeoutHandler.create(30_000);
     // every API call has 30 s, but an upload takes as long as its bytes take (idle timeout still applies)
     router.route("/api/*").handler(ctx -> {
-      if (UPLOAD_PATH.equals(ctx.normalizedPath())) {
+      if (UPLOAD_PATH.equals(ctx.normalizedPath()) || TusRoutes.isTus(ctx.normalizedPath())) {
         ctx.next();
       } else {
         timeout.handle(ctx);
@@ -67,6 +67,7 @@ public final class HttpVerticle extends VerticleBase {
     new CommunityRoutes(services).mount(router, json);
     MediaRoutes media = new MediaRoutes(vertx, services, services.storage());
     media.mountApi(router);
+    new TusRoutes(services.uploads(), services.config().maxUploadBytes()).mount(router);
     new StatusRoutes(vertx).mount(router);
     new AdminRoutes(vertx, services, grants).mount(router, json);
     new WebhookRoutes(services).mount(router, json);

@@ -32,7 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link Storage} in a local folder (default {@code ./data/media}): {@code originals/}, {@code versions/}, {@code tmp/}.
+ * {@link Storage} in a local folder (default {@code ./data/media}): {@code originals/}, {@code versions/}, {@code tmp/},
+ * and {@code uploads/} for the unfinished bytes of resumable uploads ({@code media.uploads.PartialFiles}).
  *
  * <p>A write is durable when it completes: the temporary file's data is forced to disk, it is
  * renamed into place, and the folder that now names it is forced too, all in one blocking step off
@@ -94,7 +95,7 @@ public final class LocalStorage implements Storage {
     this.vertx = vertx;
     this.flushEvery = flushEvery;
     this.root = root.toAbsolutePath().normalize();
-    for (String dir : new String[]{"originals", "versions", "avatars", "tmp"}) {
+    for (String dir : new String[]{"originals", "versions", "avatars", "tmp", "uploads"}) {
       Files.createDirectories(this.root.resolve(dir));
     }
     this.syncs = vertx.createSharedWorkerExecutor("shotstash-storage", 8, 1, TimeUnit.HOURS);
@@ -210,6 +211,34 @@ public final class LocalStorage implements Storage {
       }
       return new Written(key, bytes.length());
     }, false));
+  }
+
+  @Override
+  public Future<Written> adopt(Path file, String key) {
+    Path target = path(key);
+    return syncs.executeBlocking(() -> {
+      if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+          force(channel); // forced already, so cheap; the new name must never name unforced bytes
+        }
+        Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } else if (!Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new NoSuchFileException(file.toString(), null, "neither the upload's bytes nor " + key + " exist");
+      }
+      // also when an earlier call moved it and stopped before this: the new name is durable only now.
+      // Unlike a write, a failure here keeps the file under its key: it holds the only copy of the bytes.
+      long started = System.nanoTime();
+      try (FileChannel folder = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
+        folder.force(true);
+      }
+      folderSyncs.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+      return new Written(key, Files.size(target));
+    }, false);
+  }
+
+  /** Where resumable uploads keep their unfinished bytes: on this storage's file system, so finishing is a rename. */
+  public Path uploadsFolder() {
+    return root.resolve("uploads");
   }
 
   /** The file's data (and the size that reads it back) on disk: fdatasync, as dd's conv=fdatasync. */

@@ -62,6 +62,14 @@ public interface Storage {
     return write(key, body, maxBytes);
   }
 
+  /**
+   * Moves a complete file whose bytes were already forced to disk (a finished resumable upload's
+   * part, on this storage's file system) under {@code key}, durably: renamed, never copied. Safe to
+   * call again after a crash between the rename and what followed it: when {@code file} is gone and
+   * the key holds a file, that file is the answer.
+   */
+  Future<Written> adopt(Path file, String key);
+
   /** The file behind a key, for zero-copy serving; it may not exist. */
   Path path(String key);
 

@@ -43,13 +43,21 @@ public final class TestApp implements AutoCloseable {
   private final int port;
   private final Config config;
 
+  private final Map<String, String> extra;
+
   private TestApp(TestDatabase db, Map<String, String> extra) throws IOException {
+    this(db, extra, !extra.containsKey("SHOTSTASH_DATA_DIR"));
+  }
+
+  private TestApp(TestDatabase db, Map<String, String> extra, boolean ownsDataDir) throws IOException {
     this.db = db;
+    this.extra = Map.copyOf(extra);
     // A test may bring its own data folder (a small tmpfs, SmallDisk): then it owns it, and close()
     // leaves it to the test
-    ownsDataDir = !extra.containsKey("SHOTSTASH_DATA_DIR");
-    dataDir = ownsDataDir ? Files.createTempDirectory("shotstash-test-") : Path.of(extra.get("SHOTSTASH_DATA_DIR"));
-    port = freePort();
+    this.ownsDataDir = ownsDataDir;
+    dataDir = extra.containsKey("SHOTSTASH_DATA_DIR") ? Path.of(extra.get("SHOTSTASH_DATA_DIR"))
+        : Files.createTempDirectory("shotstash-test-");
+    port = extra.containsKey("SHOTSTASH_HTTP_PORT") ? Integer.parseInt(extra.get("SHOTSTASH_HTTP_PORT")) : freePort();
     Map<String, String> env = new HashMap<>();
     env.put("DATABASE_URL", db.databaseUrl());
     env.put("SHOTSTASH_HTTP_HOST", "127.0.0.1");
@@ -196,6 +204,24 @@ public final class TestApp implements AutoCloseable {
   public String createAndLogin(String adminToken, String slug, String level, String password) {
     createPerson(adminToken, slug, level, password);
     return login(slug, password);
+  }
+
+  /**
+   * Stops the app (its Vert.x, as a stopped process would) and starts it again on the same database,
+   * data folder and port, as a restart does; answers the new app, which owns what this one owned.
+   */
+  public TestApp restart() {
+    client.close();
+    noRedirectClient.close();
+    vertx.close().await();
+    Map<String, String> again = new HashMap<>(extra);
+    again.put("SHOTSTASH_DATA_DIR", dataDir.toString());
+    again.put("SHOTSTASH_HTTP_PORT", Integer.toString(port));
+    try {
+      return new TestApp(db, again, ownsDataDir);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

@@ -1,0 +1,236 @@
+package io.shotstash.media.uploads;
+
+import io.shotstash.auth.Actor;
+import io.shotstash.auth.Ids;
+import io.shotstash.bus.ApiError;
+import io.shotstash.config.Config;
+import io.shotstash.metrics.DomainMetrics;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.streams.ReadStream;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * Resumable uploads (tus 1.0) for every {@link UploadTarget}: the rows in PostgreSQL
+ * ({@link UploadSql}), the bytes on disk ({@link PartialFiles}) and the per-upload lock. The HTTP
+ * routes parse and answer; this decides and does the I/O. One instance per node, shared by the
+ * HTTP verticles.
+ *
+ * <p>Every request on an upload first reads its row without a lock: unknown or someone else's is
+ * 404, expired is 410. A request that writes (PATCH, DELETE, finishing) then takes the upload's
+ * lock (see {@link UploadSql}), reads the row again and the durable offset from disk, and only then
+ * decides ({@link PatchRule}).
+ */
+public final class ResumableUploads {
+  private final Vertx vertx;
+  private final Pool pool;
+  private final PgConnectOptions lockConnections;
+  private final PartialFiles files;
+  private final Map<String, UploadTarget> targets;
+  private final int expiryHours;
+
+  public ResumableUploads(Vertx vertx, Pool pool, Config.DatabaseUrl database, PartialFiles files,
+      Map<String, UploadTarget> targets, int expiryHours) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.lockConnections = new PgConnectOptions().setHost(database.host()).setPort(database.port())
+        .setDatabase(database.database()).setUser(database.user()).setCachePreparedStatements(false);
+    if (database.password() != null) {
+      lockConnections.setPassword(database.password());
+    }
+    this.files = files;
+    this.targets = Map.copyOf(targets);
+    this.expiryHours = expiryHours;
+  }
+
+  /** Where an upload stands: its row, its durable offset, and its result's id once finished (else null). */
+  public record Progress(UploadRow upload, long offset, String resultId) {}
+
+  /** A PATCH's outcome: the new durable offset, the expiry, and the result's id once complete (else null). */
+  public record Patched(long offset, Instant expiresAt, String resultId) {}
+
+  public PartialFiles files() {
+    return files;
+  }
+
+  public int expiryHours() {
+    return expiryHours;
+  }
+
+  private UploadTarget target(String name) {
+    UploadTarget t = targets.get(name);
+    if (t == null) {
+      throw new IllegalStateException("no upload target named " + name);
+    }
+    return t;
+  }
+
+  /** Creates an upload for {@code caller} into {@code target}; its bytes come with PATCHes. */
+  public Future<UploadRow> create(Actor.Member caller, UnaryOperator<String> header, String target, NewUpload request) {
+    UploadTarget t = target(target);
+    return t.admitNew(caller, header, request).compose(v -> pool.preparedQuery(UploadSql.INSERT)
+        .execute(Tuple.tuple(java.util.Arrays.asList(UUID.fromString(Ids.uuid7()), t.name(),
+            UUID.fromString(caller.personId()), UUID.fromString(request.folderId()), request.name(),
+            request.mediaType(), request.length(), UUID.fromString(Ids.uuid7()), expiryHours))))
+        .map(rows -> UploadRow.of(rows.iterator().next()))
+        .onSuccess(row -> DomainMetrics.resumableUploads("created", 1));
+  }
+
+  /**
+   * HEAD: the durable offset. An upload whose bytes are all there but which was not finished (the
+   * node stopped between the last PATCH's offset and its finish) is finished now, unless a request
+   * holds its lock (that one finishes it).
+   */
+  public Future<Progress> status(Actor caller, UnaryOperator<String> header, String id) {
+    return visible(caller, header, id).compose(row -> {
+      if (row.completed()) {
+        return Future.succeededFuture(new Progress(row, row.length(), row.resultId()));
+      }
+      return files.offset(row.id()).compose(offset -> {
+        if (offset < row.length()) {
+          return Future.succeededFuture(new Progress(row, offset, null));
+        }
+        return locked(id, conn -> current(conn, id).compose(now -> now.completed()
+            ? Future.succeededFuture(new Progress(now, now.length(), now.resultId()))
+            : finish(conn, now).map(resultId -> new Progress(now, now.length(), resultId))))
+            .recover(err -> ApiError.from(err) != null && ApiError.from(err).status() == 409
+                ? Future.succeededFuture(new Progress(row, offset, null)) : Future.failedFuture(err));
+      });
+    });
+  }
+
+  /**
+   * PATCH: appends {@code body} at {@code claimed} (the client's {@code Upload-Offset}), having
+   * declared {@code declared} bytes (-1 for a chunked body). {@code accepted} runs once the checks
+   * passed and the body is about to be read (the route answers {@code 100 Continue} then). A client
+   * that goes away keeps what it sent; the returned future then fails with why.
+   */
+  public Future<Patched> patch(Actor caller, UnaryOperator<String> header, String id, long claimed, long declared,
+      ReadStream<Buffer> body, Runnable accepted) {
+    return visible(caller, header, id).compose(first -> locked(id, conn -> current(conn, id).compose(row -> {
+      Future<Long> durable = row.completed() ? Future.succeededFuture(row.length()) : files.offset(id);
+      return durable.compose(offset -> {
+        PatchRule.Decision decision = PatchRule.check(offset, row.length(), claimed, declared);
+        if (decision instanceof PatchRule.Conflict c) {
+          return Future.failedFuture(ApiError.conflict("offset_mismatch", c.message()).toException());
+        }
+        if (decision instanceof PatchRule.TooLarge t) {
+          return Future.failedFuture(ApiError.of(413, "body_too_large", t.message()).toException());
+        }
+        long max = ((PatchRule.Accept) decision).maxBytes();
+        accepted.run();
+        if (row.completed()) {
+          return Future.succeededFuture(new Patched(row.length(), row.expiresAt(), row.resultId()));
+        }
+        if (offset == row.length()) {
+          // every byte is durable but the upload was not finished (a crash between the last offset and
+          // its finish, the part maybe moved already): finish it, nothing to write
+          return finish(conn, row).map(resultId -> new Patched(offset, row.expiresAt(), resultId));
+        }
+        return files.append(id, offset, body, max).compose(appended -> {
+          if (!appended.keep()) {
+            return Future.failedFuture(appended.stoppedBy());
+          }
+          long now = offset + appended.written();
+          return files.commit(id, now)
+              .compose(v -> conn.preparedQuery(UploadSql.RECORD_OFFSET)
+                  .execute(Tuple.of(UUID.fromString(id), now, expiryHours)))
+              .compose(rows -> {
+                UploadRow recorded = UploadRow.of(rows.iterator().next());
+                Future<String> result = now == row.length() ? finish(conn, recorded) : Future.succeededFuture(null);
+                return result.map(resultId -> new Patched(now, recorded.expiresAt(), resultId));
+              })
+              .compose(p -> appended.stoppedBy() == null ? Future.succeededFuture(p)
+                  : Future.failedFuture(appended.stoppedBy()));
+        });
+      });
+    })));
+  }
+
+  /** DELETE (termination): the row and the bytes go; a finished upload's result stays where it went. */
+  public Future<Void> terminate(Actor caller, UnaryOperator<String> header, String id) {
+    return visible(caller, header, id).compose(first -> locked(id, conn -> current(conn, id)
+        .compose(row -> conn.preparedQuery(UploadSql.DELETE).execute(Tuple.of(UUID.fromString(id))))
+        .compose(v -> files.delete(id)))).onSuccess(v -> DomainMetrics.resumableUploads("terminated", 1));
+  }
+
+  /** Removes expired uploads (rows and bytes); answers how many. */
+  public Future<Integer> sweep() {
+    return pool.withTransaction(tx -> tx.query(UploadSql.SWEEP_EXPIRED).execute())
+        .compose(rows -> {
+          java.util.List<Future<Void>> removed = new java.util.ArrayList<>();
+          for (Row r : rows) {
+            removed.add(files.delete(r.getUUID("id").toString()));
+          }
+          DomainMetrics.resumableUploads("expired", rows.rowCount());
+          return Future.all(removed).map(rows.rowCount());
+        });
+  }
+
+  /** The upload as {@code caller} may see it: 404 when unknown or not theirs, 410 when expired. */
+  private Future<UploadRow> visible(Actor caller, UnaryOperator<String> header, String id) {
+    if (!Ids.isUuid(id)) {
+      return Future.failedFuture(ApiError.notFound().toException());
+    }
+    return pool.preparedQuery(UploadSql.UPLOAD).execute(Tuple.of(UUID.fromString(id))).compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.failedFuture(ApiError.notFound().toException());
+      }
+      UploadRow row = UploadRow.of(rows.iterator().next());
+      return target(row.target()).admit(caller, header, row).compose(v -> row.expiredAt(Instant.now())
+          ? Future.failedFuture(expired().toException()) : Future.succeededFuture(row));
+    });
+  }
+
+  private static ApiError expired() {
+    return ApiError.of(410, "upload_expired", "This upload expired and its bytes were removed; start a new one");
+  }
+
+  /** The row again, under the lock: it may have been ended or swept since it was first read. */
+  private Future<UploadRow> current(SqlConnection conn, String id) {
+    return conn.preparedQuery(UploadSql.UPLOAD).execute(Tuple.of(UUID.fromString(id))).compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.failedFuture(ApiError.notFound().toException());
+      }
+      UploadRow row = UploadRow.of(rows.iterator().next());
+      return row.expiredAt(Instant.now()) && !row.completed() ? Future.failedFuture(expired().toException())
+          : Future.succeededFuture(row);
+    });
+  }
+
+  /** The finished bytes to their target, once: the target finds its earlier result if there is one. */
+  private Future<String> finish(SqlConnection conn, UploadRow row) {
+    // an empty file never had a PATCH write its part: make it (again, harmlessly, after a crash)
+    Future<Void> ready = row.length() == 0 ? files.commit(row.id(), 0) : Future.succeededFuture();
+    return ready.compose(v -> target(row.target()).finish(row, files.part(row.id())))
+        .compose(resultId -> conn.preparedQuery(UploadSql.MARK_COMPLETED).execute(Tuple.of(UUID.fromString(row.id())))
+            .onSuccess(marked -> DomainMetrics.resumableUploads("completed", marked.rowCount()))
+            .compose(v -> files.delete(row.id()))
+            .map(resultId));
+  }
+
+  /**
+   * Runs {@code work} holding upload {@code id}'s lock, on a connection of its own (closing it frees
+   * the lock, whatever happened); 409 {@code upload_busy} at once when another request holds it.
+   */
+  private <T> Future<T> locked(String id, Function<SqlConnection, Future<T>> work) {
+    return PgConnection.connect(vertx, lockConnections).compose(conn -> conn.preparedQuery(UploadSql.TRY_LOCK)
+        .execute(Tuple.of(id))
+        .compose((RowSet<Row> rows) -> rows.iterator().next().getBoolean(0) ? work.apply(conn)
+            : Future.failedFuture(ApiError.conflict("upload_busy",
+                "Another request is writing this upload; ask HEAD for the offset and go on from there").toException()))
+        .eventually(conn::close));
+  }
+}
