@@ -58,7 +58,8 @@ public final class ClaimOrderBench {
   public static void main(String[] args) throws Exception {
     Map<String, String> o = BenchSupport.parseOptions(args, BenchSupport.options("label", "after", "round", "1",
         "jobs", "100000", "claims", "4000", "warmup", "400", "batches", "1,16", "json", "", "report", "",
-        "work", "target", "out", "docs/benchmarks.md", "command", "bench/claim-order.sh", "before", "?"));
+        "work", "target", "out", "docs/benchmarks.md", "command", "bench/claim-order.sh", "before", "?",
+        "folder", "50000"));
     if (!o.get("report").isEmpty()) {
       report(Path.of(o.get("report")), o);
     } else {
@@ -94,12 +95,7 @@ public final class ClaimOrderBench {
         run.put("plan", plan(s, claimSql, workers.get(0)));
         run.put("waitsBehind", waitsBehind(s, priorities));
       }
-      PgConnectOptions connect = new PgConnectOptions().setHost(db.url().host()).setPort(db.url().port())
-          .setDatabase(db.url().database()).setUser(db.url().user()).setCachePreparedStatements(true)
-          .addProperty("plan_cache_mode", "force_generic_plan").addProperty("synchronous_commit", "off");
-      if (db.url().password() != null) {
-        connect.setPassword(db.url().password());
-      }
+      PgConnectOptions connect = queueOptions(db).addProperty("synchronous_commit", "off");
       Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(connect).using(vertx).build();
       claimMany(pool, claimSql, workers, 1, warmup); // plans, caches and the first pages, for every batch size alike
       JsonArray results = new JsonArray();
@@ -118,11 +114,84 @@ public final class ClaimOrderBench {
         results.add(r);
       }
       run.put("results", results);
+      int folderFiles = Integer.parseInt(o.get("folder"));
+      if (folderFiles > 0 && hasFolderEnqueue()) {
+        run.put("folder", folderWhileClaiming(db, vertx, pool, claimSql, workers, folderFiles));
+      }
       pool.close().await(30, TimeUnit.SECONDS);
     } finally {
       vertx.close().await(30, TimeUnit.SECONDS);
     }
     return run;
+  }
+
+  /** A connection as the job queue's pools make one (Database.queuePools): statements cached, generic plans. */
+  static PgConnectOptions queueOptions(TestDatabase db) {
+    PgConnectOptions connect = new PgConnectOptions().setHost(db.url().host()).setPort(db.url().port())
+        .setDatabase(db.url().database()).setUser(db.url().user()).setCachePreparedStatements(true)
+        .addProperty("plan_cache_mode", "force_generic_plan");
+    if (db.url().password() != null) {
+      connect.setPassword(db.url().password());
+    }
+    return connect;
+  }
+
+  static boolean hasFolderEnqueue() {
+    try {
+      Class.forName("io.shotstash.pipeline.FolderEnqueue");
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false; // the code before job priority
+    }
+  }
+
+  /**
+   * enqueueFolder on a folder of {@code files} files, through the build's own {@code FolderEnqueue}
+   * (on a connection set up as the job queue's durable pool), while this thread claims one job a
+   * statement on the claim's connection until it answers: how long the folder took, and the claims'
+   * times meanwhile.
+   */
+  static JsonObject folderWhileClaiming(TestDatabase db, Vertx vertx, Pool claims,
+      String claimSql, List<UUID> workers, int files) throws Exception {
+    UUID folder = UUID.randomUUID();
+    try (Connection c = Database.connect(db.url()); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO folders (id, name) VALUES ('" + folder + "', 'bench folder')");
+      s.execute(
+          "INSERT INTO media_files (id, folder_id, name, mime_type, size, storage_key) SELECT gen_random_uuid(), '"
+              + folder + "', 'folder-' || i, 'video/mp4', 1000, 'bench/folder-' || i FROM generate_series(1, " + files
+              + ") AS i");
+      s.execute("VACUUM ANALYZE media_files");
+    }
+    Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(queueOptions(db)).using(vertx)
+        .build();
+    Class<?> type = Class.forName("io.shotstash.pipeline.FolderEnqueue");
+    var constructor = type.getDeclaredConstructor(Pool.class);
+    constructor.setAccessible(true);
+    Object enqueue = constructor.newInstance(pool);
+    var method = type.getDeclaredMethod("enqueue", JsonObject.class);
+    method.setAccessible(true);
+    long t0 = System.nanoTime();
+    @SuppressWarnings("unchecked")
+    io.vertx.core.Future<JsonObject> answer = (io.vertx.core.Future<JsonObject>) method.invoke(enqueue,
+        new JsonObject().put("folderId", folder.toString()).put("kind", KIND).put("includeSubfolders", false));
+    List<Long> during = new ArrayList<>();
+    while (!answer.isComplete()) {
+      during.addAll(claimMany(claims, claimSql, workers, 1, 1));
+    }
+    long t1 = System.nanoTime();
+    JsonObject counts = answer.await();
+    pool.close().await(30, TimeUnit.SECONDS);
+    List<Long> sorted = during.stream().sorted().toList();
+    JsonObject r = new JsonObject().put("files", files).put("seconds", (t1 - t0) / 1e9).put("answer", counts)
+        .put("claimsDuring", during.size());
+    if (!sorted.isEmpty()) {
+      r.put("p50ms", sorted.get(sorted.size() / 2) / 1e6)
+          .put("p99ms", sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.99) - 1)) / 1e6)
+          .put("maxms", sorted.get(sorted.size() - 1) / 1e6);
+    }
+    BenchSupport.log("enqueueFolder of %,d files: %.2f s, %s; %d claims meanwhile, %s", files, r.getDouble("seconds"),
+        counts.encode(), during.size(), r.encode());
+    return r;
   }
 
   /** The build's own claim statement. */
@@ -297,6 +366,26 @@ public final class ClaimOrderBench {
       md.append(String.format(Locale.ROOT, "- The plan after: `%s`. A person's job queued after the backlog waits"
           + " behind %,d (the other persons' jobs, older than it; none of the backlog).%n", after.getString("plan"),
           after.getLong("waitsBehind")));
+    }
+    List<JsonObject> folders = runs.stream().filter(r -> r.containsKey("folder")).map(r -> r.getJsonObject("folder"))
+        .toList();
+    if (!folders.isEmpty()) {
+      md.append(String.format(Locale.ROOT, "%n**enqueueFolder on %,d files, while claiming.** In each run of this"
+          + " tree, after the claims above: a folder of %,d files (a kind that takes them all) queued through the"
+          + " code's own `FolderEnqueue` (batches of 1,000, one transaction each, on a connection set up as the"
+          + " job queue's durable pool), while one claim after the other ran on the claim's connection until it"
+          + " answered.%n%n", folders.get(0).getInteger("files"), folders.get(0).getInteger("files")));
+      md.append(
+          "| round | enqueueFolder (s) | queued | claims meanwhile | their median (ms) | p99 (ms) | max (ms) |\n");
+      md.append("|---:|---:|---:|---:|---:|---:|---:|\n");
+      int round = 1;
+      for (JsonObject f : folders) {
+        md.append(String.format(Locale.ROOT, "| %d | %.2f | %,d | %,d | %.3f | %.3f | %.3f |%n", round++,
+            f.getDouble("seconds"), f.getJsonObject("answer").getLong("queued"), f.getInteger("claimsDuring"),
+            f.getDouble("p50ms", 0.0), f.getDouble("p99ms", 0.0), f.getDouble("maxms", 0.0)));
+      }
+      md.append("\nThe claims' median during the folder is to be read beside the median of 1 caller a statement"
+          + " above (same connection, same statement).\n");
     }
     BenchSupport.replaceSection(Path.of(o.get("out")), SECTION, md.toString());
     System.out.print(md);
