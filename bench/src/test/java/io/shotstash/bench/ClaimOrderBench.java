@@ -114,6 +114,13 @@ public final class ClaimOrderBench {
         results.add(r);
       }
       run.put("results", results);
+      try (Connection c = Database.connect(db.url()); Statement s = c.createStatement()) {
+        JsonObject pages = new JsonObject();
+        for (int batch : batches) {
+          pages.put(String.valueOf(batch), pagesTouched(c, s, claimSql, workers.subList(0, batch)));
+        }
+        run.put("pages", pages);
+      }
       int folderFiles = Integer.parseInt(o.get("folder"));
       if (folderFiles > 0 && hasFolderEnqueue()) {
         run.put("folder", folderWhileClaiming(db, vertx, pool, claimSql, workers, folderFiles));
@@ -260,6 +267,45 @@ public final class ClaimOrderBench {
     return String.join("; ", lines);
   }
 
+  /**
+   * The pages (shared buffers hit or read) one claim statement of these callers touches, from EXPLAIN
+   * (ANALYZE, BUFFERS) of the prepared claim with a generic plan, rolled back: a count, not a time, so
+   * the load of a shared machine does not move it. The third of three runs (the first ones set hint bits).
+   */
+  static long pagesTouched(Connection c, Statement s, String claimSql, List<UUID> callers) throws Exception {
+    s.execute("SET plan_cache_mode = force_generic_plan");
+    s.execute("PREPARE bench_pages(text[], uuid[], bytea[]) AS " + claimSql);
+    StringBuilder workers = new StringBuilder();
+    StringBuilder tokens = new StringBuilder();
+    for (UUID w : callers) {
+      workers.append(workers.length() == 0 ? "" : ",").append('"').append(w).append('"');
+      tokens.append(tokens.length() == 0 ? "" : ",").append("\\\\x00");
+    }
+    long pages = -1;
+    c.setAutoCommit(false);
+    try {
+      for (int i = 0; i < 3; i++) {
+        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) EXECUTE bench_pages("
+            + "ARRAY['" + KIND + "'], '{" + workers + "}'::uuid[], '{" + tokens + "}'::bytea[])")) {
+          pages = -1;
+          while (rs.next()) {
+            String line = rs.getString(1).strip();
+            if (pages < 0 && line.startsWith("Buffers:")) {
+              pages = java.util.regex.Pattern.compile("(hit|read|dirtied|written)=(\\d+)").matcher(line).results()
+                  .filter(m -> m.group(1).equals("hit") || m.group(1).equals("read"))
+                  .mapToLong(m -> Long.parseLong(m.group(2))).sum();
+            }
+          }
+        }
+        c.rollback();
+      }
+    } finally {
+      c.setAutoCommit(true);
+    }
+    s.execute("DEALLOCATE bench_pages");
+    return pages;
+  }
+
   /** How many queued jobs a person's job queued now, after the whole backlog, waits behind in the claim order. */
   static long waitsBehind(Statement s, boolean priorities) throws Exception {
     String ahead = priorities ? "priority < 0 OR (priority = 0 AND created_at < now())" : "created_at < now()";
@@ -349,6 +395,20 @@ public final class ClaimOrderBench {
       }
     }
     md.append('\n');
+    List<String> pageLines = new ArrayList<>();
+    for (String label : List.of("before", "after")) {
+      JsonObject run = anyRun.get(label);
+      if (run != null && run.containsKey("pages")) {
+        pageLines.add(label + " " + run.getJsonObject("pages").getMap().entrySet().stream()
+            .map(e -> e.getValue() + " with " + e.getKey() + (e.getKey().equals("1") ? " caller" : " callers"))
+            .reduce((a, b) -> a + ", " + b).orElse(""));
+      }
+    }
+    if (!pageLines.isEmpty()) {
+      md.append("- Pages one claim statement touches (shared buffers hit or read, EXPLAIN (ANALYZE, BUFFERS) of the"
+          + " prepared claim after the timed claims, rolled back; a count the machine's load does not move): "
+          + String.join("; ", pageLines) + ".\n");
+    }
     for (int batch : by.get("after").keySet()) {
       List<JsonObject> b = by.get("before").get(batch);
       List<JsonObject> a = by.get("after").get(batch);
