@@ -94,6 +94,11 @@ public final class ClaimOrderBench {
         run.put("priorities", priorities);
         run.put("plan", plan(s, claimSql, workers.get(0)));
         run.put("waitsBehind", waitsBehind(s, priorities));
+        JsonObject fresh = new JsonObject();
+        for (int batch : batches) {
+          fresh.put(String.valueOf(batch), pagesTouched(c, s, claimSql, workers.subList(0, batch)));
+        }
+        run.put("pagesFresh", fresh);
       }
       PgConnectOptions connect = queueOptions(db).addProperty("synchronous_commit", "off");
       Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(1)).connectingTo(connect).using(vertx).build();
@@ -395,20 +400,11 @@ public final class ClaimOrderBench {
       }
     }
     md.append('\n');
-    List<String> pageLines = new ArrayList<>();
-    for (String label : List.of("before", "after")) {
-      JsonObject run = anyRun.get(label);
-      if (run != null && run.containsKey("pages")) {
-        pageLines.add(label + " " + run.getJsonObject("pages").getMap().entrySet().stream()
-            .map(e -> e.getValue() + " with " + e.getKey() + (e.getKey().equals("1") ? " caller" : " callers"))
-            .reduce((a, b) -> a + ", " + b).orElse(""));
-      }
-    }
-    if (!pageLines.isEmpty()) {
-      md.append("- Pages one claim statement touches (shared buffers hit or read, EXPLAIN (ANALYZE, BUFFERS) of the"
-          + " prepared claim after the timed claims, rolled back; a count the machine's load does not move): "
-          + String.join("; ", pageLines) + ".\n");
-    }
+    md.append("- Pages one claim statement touches (shared buffers hit or read; EXPLAIN (ANALYZE, BUFFERS) of the"
+        + " prepared claim, rolled back; the median over the rounds; a count the machine's load does not move), on"
+        + " the freshly vacuumed queue and after the timed claims (their claimed jobs' dead entries still at the"
+        + " head of the claim index, not yet vacuumed): " + pages(runs, "pagesFresh") + "; after the claims: "
+        + pages(runs, "pages") + ".\n");
     for (int batch : by.get("after").keySet()) {
       List<JsonObject> b = by.get("before").get(batch);
       List<JsonObject> a = by.get("after").get(batch);
@@ -449,6 +445,25 @@ public final class ClaimOrderBench {
     }
     BenchSupport.replaceSection(Path.of(o.get("out")), SECTION, md.toString());
     System.out.print(md);
+  }
+
+  /** "before a with 1 caller, b with 16 callers; after ..." from each run's {@code field}, the median over the rounds. */
+  static String pages(List<JsonObject> runs, String field) {
+    List<String> parts = new ArrayList<>();
+    for (String label : List.of("before", "after")) {
+      Map<String, List<Double>> byBatch = new TreeMap<>(java.util.Comparator.comparingInt(Integer::parseInt));
+      for (JsonObject run : runs) {
+        if (label.equals(run.getString("label")) && run.containsKey(field)) {
+          run.getJsonObject(field).forEach(e -> byBatch.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
+              .add(((Number) e.getValue()).doubleValue()));
+        }
+      }
+      List<String> figures = new ArrayList<>();
+      byBatch.forEach((batch, values) -> figures.add(String.format(Locale.ROOT, "%.0f with %s caller%s",
+          BenchSupport.medianOf(values), batch, batch.equals("1") ? "" : "s")));
+      parts.add(label + " " + String.join(", ", figures));
+    }
+    return String.join("; ", parts);
   }
 
   static double median(List<JsonObject> results, String field) {
