@@ -78,7 +78,7 @@ class JobsProcessFolderBrowserTest extends WithSignedInApp {
     browser.until(d -> !d.findElements(By.cssSelector("#file-" + dayTwoVideo + "-jobs li.job")).isEmpty());
     browser.textIn(By.cssSelector("#file-" + dayTwoVideo + "-jobs li.job .what"), PROXY);
     assertThat(browser.headingOrderProblems()).isEmpty();
-    browser.screenshot("jobs-process-folder-1366");
+    browser.screenshot("jobs-process-folder-1366x900");
 
     // the redrawn form keeps the choice it was sent with
     assertThat(new Select(browser.find(kind)).getFirstSelectedOption().getAttribute("value")).isEqualTo(PROXY);
@@ -92,7 +92,7 @@ class JobsProcessFolderBrowserTest extends WithSignedInApp {
       browser.textIn(result, PROXY + ": Queued 0 jobs; skipped 5 files already queued or running; 1 file the kind"
           + " does not take.");
       assertThat(browser.overflowsSideways()).as("nothing scrolls sideways at 390 px").isFalse();
-      browser.screenshot("jobs-process-folder-390");
+      browser.screenshot("jobs-process-folder-390x844");
     } finally {
       browser.resize(1366, 900);
       browser.signOut();
