@@ -15,6 +15,8 @@ import java.sql.Statement;
 import java.util.Properties;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 
 /**
  * Getting the database ready: create it when missing, apply the Flyway migrations, and build the
@@ -76,11 +78,7 @@ public final class Database {
   }
 
   static int migrate(DatabaseUrl url) {
-    Flyway flyway = Flyway.configure()
-        .dataSource(url.jdbcUrl(), url.user(), url.password())
-        .locations("classpath:db/migration")
-        .loggers("slf4j")
-        .load();
+    Flyway flyway = flyway(url);
     try {
       return flyway.migrate().migrationsExecuted;
     } catch (FlywayException e) {
@@ -99,12 +97,22 @@ public final class Database {
 
   /** Whether every migration on the class path is applied (for /ready). Blocking. */
   public static boolean migrated(DatabaseUrl url) {
-    Flyway flyway = Flyway.configure()
+    return flyway(url).info().pending().length == 0;
+  }
+
+  /**
+   * Flyway over the app's migrations. Its lock (two nodes starting at once migrate one after the
+   * other) is a session advisory lock, not its default transactional one: that one keeps a
+   * transaction open on a second connection for the whole run, and a migration that builds an index
+   * CONCURRENTLY (V13) waits for every open transaction of the database, so it would wait forever.
+   */
+  private static Flyway flyway(DatabaseUrl url) {
+    FluentConfiguration config = Flyway.configure()
         .dataSource(url.jdbcUrl(), url.user(), url.password())
         .locations("classpath:db/migration")
-        .loggers("slf4j")
-        .load();
-    return flyway.info().pending().length == 0;
+        .loggers("slf4j");
+    config.getConfigurationExtension(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+    return config.load();
   }
 
   public static Connection connect(DatabaseUrl url) throws SQLException {

@@ -77,7 +77,7 @@ final class DashboardSql {
    * seconds), its file's name and whether the file is in the Trash, and the worker's name.
    */
   static final String JOBS_PAGE =
-      "SELECT j.id, j.file_id, j.kind, j.status, j.progress, j.attempts, j.max_attempts, j.error, j.seq, "
+      "SELECT j.id, j.file_id, j.kind, j.status, j.priority, j.progress, j.attempts, j.max_attempts, j.error, j.seq, "
           + "j.version_id, j.created_at, j.updated_at, j.finished_at, "
           + "EXISTS (SELECT 1 FROM pipeline_workers lw WHERE lw.revoked_at IS NULL "
           + "  AND lw.last_seen_at > now() - make_interval(secs => $7) AND j.kind = ANY(lw.kinds)) AS live, "

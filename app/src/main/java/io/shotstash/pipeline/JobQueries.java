@@ -21,7 +21,11 @@ import java.util.UUID;
  * {@link PipelineSql}. One instance per job-queue instance, used on its event loop.
  */
 record JobQueries(Pool pool, JobEvents events, int leaseSeconds) {
-  /** {fileId, kind, personId} → the job (the open one for this file and kind, if any). */
+  /**
+   * {fileId, kind, personId} → the job (the open one for this file and kind, if any), at
+   * {@link JobPriority#PERSON}: a person waits for it. When the file's open job of that kind is still
+   * queued from a folder's backlog, it moves ahead to the person's priority.
+   */
   Future<JsonObject> enqueue(JsonObject msg) {
     String kind = msg.getString("kind");
     if (!Ids.isUuid(msg.getString("fileId"))) {
@@ -48,11 +52,24 @@ record JobQueries(Pool pool, JobEvents events, int leaseSeconds) {
         return pool.preparedQuery(PipelineSql.ENQUEUE)
             .execute(Tuple.of(UUID.fromString(Ids.uuid7()), fileId, kind, personId))
             .compose(ins -> ins.size() > 0 ? Future.succeededFuture(ins.iterator().next().getUUID("id"))
-                : pool.preparedQuery(PipelineSql.OPEN_JOB_OF_FILE_KIND).execute(Tuple.of(fileId, kind))
-                    .map(rows -> rows.iterator().next().getUUID("id")))
+                : openJob(fileId, kind))
             .compose(this::jobView);
       });
     });
+  }
+
+  /** The file's open job of the kind, which a person's enqueue found; moved ahead if a folder queued it. */
+  private Future<UUID> openJob(UUID fileId, String kind) {
+    return pool.preparedQuery(PipelineSql.PROMOTE).execute(Tuple.of(fileId, kind, JobPriority.PERSON.value()))
+        .compose(promoted -> {
+          if (promoted.size() > 0) {
+            Row r = promoted.iterator().next();
+            events.seqMoved(r.getUUID("id")); // only its priority (and seq) changed
+            return Future.succeededFuture(r.getUUID("id"));
+          }
+          return pool.preparedQuery(PipelineSql.OPEN_JOB_OF_FILE_KIND).execute(Tuple.of(fileId, kind))
+              .map(rows -> rows.iterator().next().getUUID("id"));
+        });
   }
 
   /**
@@ -121,6 +138,7 @@ record JobQueries(Pool pool, JobEvents events, int leaseSeconds) {
     UUID version = r.getUUID("version_id");
     return new JsonObject().put("id", r.getUUID("id").toString()).put("fileId", r.getUUID("file_id").toString())
         .put("kind", r.getString("kind")).put("status", status.wire()).put("state", status.state(r.getBoolean("live")))
+        .put("priority", r.getInteger("priority"))
         .put("progress", r.getInteger("progress")).put("attempts", r.getInteger("attempts"))
         .put("maxAttempts", r.getInteger("max_attempts")).put("error", r.getString("error"))
         .put("seq", r.getLong("seq"))

@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  * {@link WorkerRegistry} (register, authenticate, heartbeat, revoke, the worker list),
  * {@link Claims} ({@code jobs/next}) and {@link JobCalls} (the calls about one job), which batch
  * the worker calls ({@link Batcher}: the calls that arrive while a statement is in flight go out
- * together as the next one), {@link JobQueries} (what people do and read) and {@link DashboardQueries}
- * (what the jobs dashboard reads).
+ * together as the next one), {@link JobQueries} (what people do and read), {@link FolderEnqueue} (a
+ * kind for a whole folder) and {@link DashboardQueries} (what the jobs dashboard reads).
  *
  * <p>The node runs {@code SHOTSTASH_PIPELINE_QUEUE_INSTANCES} instances (one by default), each on an
  * event loop of its own ({@link QueueLoops}). Each serves the shared address and a node-local one
@@ -88,6 +88,7 @@ public final class JobQueueVerticle extends VerticleBase {
         .on(QueueActions.RELEASE, this::release)
         .on(QueueActions.FAIL, this::fail)
         .on(QueueActions.ENQUEUE, queries::enqueue)
+        .on(QueueActions.ENQUEUE_FOLDER, new FolderEnqueue(pool)::enqueue)
         .on(QueueActions.CANCEL, queries::cancel)
         .on(QueueActions.RETRY, queries::retry)
         .on(QueueActions.JOB, queries::job)

@@ -98,9 +98,10 @@ final class PipelineSql {
           + "FROM pipeline_fail_batch($1, $2, $3, $4, $5) f LEFT JOIN pipeline_jobs j ON j.id = ($1::uuid[])[f.n]";
 
   /**
-   * Claims for many callers that run the same kinds ($1), one job each, in claim order: caller i
-   * ($2[i] worker, $3[i] claim-token hash) gets the i-th oldest claimable job; callers beyond the
-   * jobs found get no row. FOR UPDATE SKIP LOCKED: two batches (two event loops, two nodes) never
+   * Claims for many callers that run the same kinds ($1), one job each, in claim order (priority,
+   * then age: created_at, id; migration V13's index pipeline_jobs_claim_priority hands them out in
+   * that order): caller i ($2[i] worker, $3[i] claim-token hash) gets the i-th claimable job in that
+   * order; callers beyond the jobs found get no row. FOR UPDATE SKIP LOCKED: two batches (two event loops, two nodes) never
    * take the same job nor wait for each other's candidates; a job another transaction is claiming is
    * skipped. Trashed files are skipped (the sweeper cancels their jobs). The workers' rows are
    * marked seen (at most once a second each: liveness is counted in lease lengths) after locking
@@ -113,10 +114,10 @@ final class PipelineSql {
           + "    SELECT id FROM pipeline_workers WHERE id = ANY($2) AND last_seen_at < now() - interval '1 second' "
           + "    ORDER BY id FOR NO KEY UPDATE) l WHERE w.id = l.id), "
           + "picked AS ("
-          + "  SELECT j.id, j.created_at FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL"
+          + "  SELECT j.id, j.priority, j.created_at FROM pipeline_jobs j JOIN media_files f ON f.id = j.file_id AND f.trashed_at IS NULL"
           + "  WHERE j.status = 'queued' AND j.kind = ANY($1) AND j.run_after <= now()"
-          + "  ORDER BY j.created_at, j.id LIMIT cardinality($2) FOR UPDATE OF j SKIP LOCKED), "
-          + "numbered AS (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM picked) "
+          + "  ORDER BY j.priority, j.created_at, j.id LIMIT cardinality($2) FOR UPDATE OF j SKIP LOCKED), "
+          + "numbered AS (SELECT id, row_number() OVER (ORDER BY priority, created_at, id) AS n FROM picked) "
           + "UPDATE pipeline_jobs j SET status = 'claimed', attempts = j.attempts + 1, worker_id = callers.worker, "
           + "  claim_token_hash = callers.token, claimed_at = now(), heartbeat_at = now(), progress = 0, seq = j.seq + 1, "
           + "  updated_at = now() "
@@ -142,6 +143,57 @@ final class PipelineSql {
       "INSERT INTO pipeline_jobs (id, file_id, kind, created_by) VALUES ($1, $2, $3, $4) "
           + "ON CONFLICT (file_id, kind) WHERE status IN ('queued','claimed','running') DO NOTHING RETURNING id";
 
+  /**
+   * A person asks for a file whose job of this kind is still queued from a folder's backlog: it moves
+   * to the person's priority (and is answered as the file's open job). The row is locked by the
+   * update alone; a job a worker claimed meanwhile is no longer queued and keeps its place.
+   */
+  static final String PROMOTE =
+      "UPDATE pipeline_jobs SET priority = $3, seq = seq + 1, updated_at = now() "
+          + "WHERE file_id = $1 AND kind = $2 AND status = 'queued' AND priority > $3 RETURNING id, seq";
+
+  // ---- a folder at once (FolderEnqueue) ----
+
+  /** The folder enqueueFolder names: missing or in the Trash is FOLDER_NOT_FOUND. A read, no lock. */
+  static final String FOLDER = "SELECT trashed_at FROM folders WHERE id = $1";
+
+  /**
+   * The folder and every live sub-folder under it, by id (a folder in the Trash hides its
+   * sub-folders, whose files the trash put in the Trash too). UNION, not UNION ALL: a cycle of
+   * parents, which nothing makes, would still end. A read, no lock: a folder created meanwhile is
+   * simply not part of this call.
+   */
+  static final String FOLDER_TREE =
+      "WITH RECURSIVE tree AS (SELECT id FROM folders WHERE id = $1 AND trashed_at IS NULL UNION "
+          + "  SELECT f.id FROM folders f JOIN tree t ON f.parent_id = t.id WHERE f.trashed_at IS NULL) "
+          + "SELECT id FROM tree ORDER BY id";
+
+  /**
+   * One bounded batch of a folder's backlog, one transaction: the next $3 live files of folder $1
+   * after file id $2 (keyset, V13's media_files_folder_live), those the kind accepts ($4: its MIME
+   * prefixes, NULL for every file, the rule of Kinds.applies), each queued as kind $6 at priority
+   * $7 by person $8 with the ids $5 (UUIDv7, made by the caller, in file order). A file with an
+   * open job of the kind is skipped by the one-open-job index (pipeline_jobs_one_open): ON CONFLICT
+   * DO NOTHING, no error and no wait unless another transaction is queueing that very file and kind.
+   * Locks: only the new job rows, and FOR KEY SHARE on each file row (the foreign key), taken in file
+   * id order, the order the job queue's batches lock files in (V8), so a concurrent complete or trash
+   * of one of these files waits for this batch's commit (milliseconds), never deadlocks with it, and
+   * claims (SKIP LOCKED, and they never see uncommitted rows) are not held up. Answers the batch's
+   * last file id (null: the folder is done), its file count, how many the kind accepts and how many
+   * were queued (the rest of the accepted ones had an open job).
+   */
+  static final String ENQUEUE_FOLDER_BATCH =
+      "WITH batch AS (SELECT f.id, f.mime_type FROM media_files f "
+          + "  WHERE f.folder_id = $1 AND f.trashed_at IS NULL AND f.id > $2 ORDER BY f.id LIMIT $3), "
+          + "accepted AS (SELECT b.id, row_number() OVER (ORDER BY b.id) AS n FROM batch b "
+          + "  WHERE $4::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($4::text[]) AS a(prefix) "
+          + "    WHERE starts_with(lower(b.mime_type), a.prefix))), "
+          + "queued AS (INSERT INTO pipeline_jobs (id, file_id, kind, priority, created_by) "
+          + "  SELECT ($5::uuid[])[a.n], a.id, $6, $7, $8 FROM accepted a ORDER BY a.id "
+          + "  ON CONFLICT (file_id, kind) WHERE status IN ('queued','claimed','running') DO NOTHING RETURNING 1) "
+          + "SELECT (SELECT id FROM batch ORDER BY id DESC LIMIT 1) AS last, (SELECT count(*) FROM batch) AS files, "
+          + "(SELECT count(*) FROM accepted) AS accepted, (SELECT count(*) FROM queued) AS queued";
+
   /** What a retry needs of the job it starts again. */
   static final String JOB_TO_RETRY = "SELECT file_id, kind, status FROM pipeline_jobs WHERE id = $1";
 
@@ -150,7 +202,7 @@ final class PipelineSql {
 
   /** The view of a job people read, with the derived liveness of its kind. */
   static final String JOB_VIEW =
-      "SELECT j.id, j.file_id, j.kind, j.status, j.progress, j.attempts, j.max_attempts, j.error, j.seq, "
+      "SELECT j.id, j.file_id, j.kind, j.status, j.priority, j.progress, j.attempts, j.max_attempts, j.error, j.seq, "
           + "j.version_id, j.created_at, j.updated_at, j.finished_at, "
           + "EXISTS (SELECT 1 FROM pipeline_workers w WHERE w.revoked_at IS NULL "
           + "  AND w.last_seen_at > now() - make_interval(secs => $2) AND j.kind = ANY(w.kinds)) AS live "

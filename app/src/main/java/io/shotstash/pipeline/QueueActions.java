@@ -32,6 +32,12 @@ public final class QueueActions {
   public static final String FAIL = "fail";
   /** {fileId, kind, personId} → job view. */
   public static final String ENQUEUE = "enqueue";
+  /**
+   * {folderId, kind, includeSubfolders, personId} → {queued, skipped, notApplicable}: the kind queued
+   * for every live file of the folder (and of its live sub-folders) it applies to, at
+   * {@link JobPriority#FOLDER}, in bounded batches ({@link FolderEnqueue}).
+   */
+  public static final String ENQUEUE_FOLDER = "enqueue-folder";
   /** {jobId, error?} → job view. */
   public static final String CANCEL = "cancel";
   /** {jobId, personId} → the view of the job that runs the failed one's kind on its file again. */

@@ -67,6 +67,7 @@ final class GraphqlSchema {
             .dataFetcher("restoreFile", library.restoreFile())
             .dataFetcher("trashFolder", library.trashFolder())
             .dataFetcher("enqueueJob", pipeline.enqueueJob())
+            .dataFetcher("enqueueFolder", pipeline.enqueueFolder())
             .dataFetcher("cancelJob", pipeline.cancelJob())
             .dataFetcher("retryJob", pipeline.retryJob())
             .dataFetcher("revokeWorker", pipeline.revokeWorker()))

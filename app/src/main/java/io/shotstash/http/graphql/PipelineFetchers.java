@@ -6,10 +6,13 @@ import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
 import io.shotstash.media.LibraryVerticle.Actions;
 import io.shotstash.pipeline.QueueActions;
+import io.shotstash.pipeline.contract.Kinds;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.reactivestreams.Publisher;
 
@@ -110,6 +113,31 @@ final class PipelineFetchers {
       Actor.Member m = GraphqlAuth.atLeast(env, AccountLevel.EDITOR);
       return bus.queue(QueueActions.ENQUEUE, new JsonObject().put("fileId", env.<String>getArgument("fileId"))
           .put("kind", env.<String>getArgument("kind")).put("personId", m.personId())).toCompletionStage();
+    };
+  }
+
+  /**
+   * enqueueFolder: the permission of enqueueJob; a malformed id or kind name is BAD_USER_INPUT before
+   * anything is read; the rest (FOLDER_NOT_FOUND, KIND_UNKNOWN) the job queue answers.
+   */
+  DataFetcher<CompletionStage<JsonObject>> enqueueFolder() {
+    return env -> {
+      Actor.Member m = GraphqlAuth.atLeast(env, AccountLevel.EDITOR);
+      String folderId = env.getArgument("folderId");
+      String kind = env.getArgument("kind");
+      Map<String, String> bad = new LinkedHashMap<>();
+      if (!Ids.isUuid(folderId)) {
+        bad.put("folderId", "must be a folder id");
+      }
+      if (!Kinds.valid(kind)) {
+        bad.put("kind", "must be a kind name: namespace/name, each 1 to 64 of a-z, 0-9, '.', '-' and '_'");
+      }
+      if (!bad.isEmpty()) {
+        throw ApiError.validation(bad).toException();
+      }
+      return bus.queue(QueueActions.ENQUEUE_FOLDER, new JsonObject().put("folderId", folderId).put("kind", kind)
+          .put("includeSubfolders", env.<Boolean>getArgument("includeSubfolders")).put("personId", m.personId()))
+          .toCompletionStage();
     };
   }
 

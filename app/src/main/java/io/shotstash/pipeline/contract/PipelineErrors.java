@@ -119,6 +119,11 @@ public final class PipelineErrors {
     return ApiError.of(422, "KIND_UNKNOWN", "No such kind: " + kind);
   }
 
+  /** enqueueFolder: no such folder, or it is in the Trash. */
+  public static ApiError folderNotFound() {
+    return ApiError.of(404, "FOLDER_NOT_FOUND", "No such folder, or it is in the Trash");
+  }
+
   public static ApiError kindNotApplicable(String kind, String mimeType) {
     return ApiError.of(422, "KIND_NOT_APPLICABLE", kind + " does not apply to " + mimeType + " files");
   }
