@@ -53,9 +53,8 @@ final class ResumableOutput {
     return attempt(job, file, size, mimeType, ext, 0)
         .onSuccess(v -> uploads.remove(job.id()))
         .onFailure(err -> {
-          WorkerCallException e = WorkerCallException.from(err);
-          if (e.status() != Backoff.NO_ANSWER && e.status() < 500) {
-            uploads.remove(job.id()); // refused: a later try starts afresh (or the job is dropped)
+          if (!ResumeRule.keepsUpload(WorkerCallException.from(err).status())) {
+            uploads.remove(job.id()); // refused for good: a later try starts afresh (or the job is dropped)
           }
         });
   }

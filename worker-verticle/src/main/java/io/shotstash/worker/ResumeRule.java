@@ -46,6 +46,16 @@ public final class ResumeRule {
     return Action.HAND_OVER;
   }
 
+  /**
+   * Whether an upload handed over with {@code status} is still worth resuming after the caller's
+   * backing off: the network, the app being away or busy, or a token to register again (the upload
+   * is the worker's, whatever its token). Any other refusal ends it: the next try starts afresh, or
+   * the job is dropped.
+   */
+  public static boolean keepsUpload(int status) {
+    return status == Backoff.NO_ANSWER || status == 401 || status == 429 || status == 507 || status >= 500;
+  }
+
   /** The pause before the request after the {@code failures}-th failure in a row: 1 s, 2 s, 4 s, ... at most 16 s. */
   public static Duration pause(int failures) {
     int doublings = Math.max(0, Math.min(failures - 1, 4));

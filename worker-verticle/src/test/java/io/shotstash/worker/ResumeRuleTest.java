@@ -36,6 +36,13 @@ class ResumeRuleTest {
   }
 
   @ParameterizedTest
+  @CsvSource({"0, true", "401, true", "429, true", "500, true", "503, true", "507, true", "400, false", "404, false",
+      "409, false", "410, false", "413, false"})
+  void anUploadHandedOverIsKeptOnlyForWhatWaitingFixes(int status, boolean kept) {
+    assertThat(ResumeRule.keepsUpload(status)).isEqualTo(kept);
+  }
+
+  @ParameterizedTest
   @CsvSource({"1, 1", "2, 2", "3, 4", "4, 8", "5, 16", "6, 16", "40, 16"})
   void pausesDoubleFromOneSecondToSixteen(int failures, int seconds) {
     assertThat(ResumeRule.pause(failures)).isEqualTo(Duration.ofSeconds(seconds));
