@@ -19,7 +19,9 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -136,6 +138,16 @@ public final class JobOutputTarget implements UploadTarget {
               .recover(err -> Future.failedFuture(ended(err)))
               .map(versionId);
         }));
+  }
+
+  /** Uploads whose claim is over, though nobody asked about them again (the worker dropped the job). */
+  @Override
+  public Future<List<String>> over(int limit) {
+    return pool.preparedQuery(OutputUploadSql.OVER).execute(Tuple.of(limit)).map(rows -> {
+      List<String> ids = new ArrayList<>();
+      rows.forEach(r -> ids.add(r.getUUID("upload_id").toString()));
+      return ids;
+    });
   }
 
   private record Claim(String jobId, byte[] tokenHash) {}

@@ -34,6 +34,8 @@ import java.util.function.UnaryOperator;
  */
 public final class ResumableUploads {
   private static final String UPLOAD_BUSY = "upload_busy";
+  /** The most uploads each target hands a sweep as over. */
+  private static final int SWEEP_OVER_LIMIT = 500;
 
   private final Vertx vertx;
   private final Pool pool;
@@ -178,7 +180,10 @@ public final class ResumableUploads {
         .compose(v -> files.delete(id))));
   }
 
-  /** Removes expired uploads (rows and bytes); answers how many. */
+  /**
+   * Removes expired uploads (rows and bytes), then those their targets say are over
+   * ({@link UploadTarget#over}); answers how many.
+   */
   public Future<Integer> sweep() {
     return pool.withTransaction(tx -> tx.query(UploadSql.SWEEP_EXPIRED).execute())
         .compose(rows -> {
@@ -187,7 +192,20 @@ public final class ResumableUploads {
             removed.add(files.delete(r.getUUID("id").toString()));
           }
           return Future.all(removed).map(rows.rowCount());
-        });
+        })
+        .compose(expired -> sweepOver().map(over -> expired + over));
+  }
+
+  /** The uploads every target says are over, each removed under its lock (one a request holds is that request's to remove). */
+  private Future<Integer> sweepOver() {
+    java.util.List<Future<Integer>> swept = new java.util.ArrayList<>();
+    for (UploadTarget t : targets.values()) {
+      swept.add(t.over(SWEEP_OVER_LIMIT).compose(ids -> {
+        java.util.List<Future<Boolean>> removed = ids.stream().map(this::remove).toList();
+        return Future.all(removed).map(all -> (int) removed.stream().filter(Future::result).count());
+      }));
+    }
+    return Future.all(swept).map(all -> swept.stream().mapToInt(Future::result).sum());
   }
 
   /** The upload as {@code caller} may see it: 404 when unknown or not theirs, 410 when expired. */
@@ -212,9 +230,9 @@ public final class ResumableUploads {
    * An upload its target ended ({@link UploadTarget.Ended}) goes, row and bytes, under its lock. When
    * a request holds the lock, that request removes it: it asks its target again before its bytes count.
    */
-  private Future<Void> remove(String id) {
-    return locked(id, conn -> removeLocked(conn, id))
-        .recover(err -> busy(err) ? Future.succeededFuture() : Future.failedFuture(err));
+  private Future<Boolean> remove(String id) {
+    return locked(id, conn -> removeLocked(conn, id).map(true))
+        .recover(err -> busy(err) ? Future.succeededFuture(false) : Future.failedFuture(err));
   }
 
   /** Whether a failure is {@link #locked}'s "another request holds the lock". */

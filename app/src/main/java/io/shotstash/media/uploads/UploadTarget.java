@@ -5,6 +5,7 @@ import io.shotstash.bus.ApiError;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -57,6 +58,15 @@ public interface UploadTarget {
    * {@link Ended}.
    */
   Future<Void> admit(Actor caller, UnaryOperator<String> header, UploadRow upload);
+
+  /**
+   * Up to {@code limit} ids of this target's uploads that are over for good, whether or not anyone
+   * asks about them again (a worker's claim that ended): the upload sweeper removes them, each under
+   * its lock. None by default.
+   */
+  default Future<List<String>> over(int limit) {
+    return Future.succeededFuture(List.of());
+  }
 
   /**
    * Makes the finished bytes at {@code bytes} (forced to disk) what they were uploaded for, and

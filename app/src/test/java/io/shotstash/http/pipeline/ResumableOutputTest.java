@@ -263,6 +263,26 @@ class ResumableOutputTest extends WithSignedInApp {
   }
 
   @Test
+  void anUploadWhoseClaimEndedIsSweptWithoutAnyRequestOnIt() throws Exception {
+    Claimed c = claimed("swept");
+    ContractWorker w = c.worker();
+    String path = pathOf(create(w, c.id(), c.claim(), 2 * MB));
+    assertThat(patch(w, path, c.claim(), 0, noise((int) MB, 10)).status()).isEqualTo(204);
+    Claimed held = claimed("kept");
+    String kept = pathOf(create(held.worker(), held.id(), held.claim(), 2 * MB));
+    assertThat(patch(held.worker(), kept, held.claim(), 0, noise((int) MB, 11)).status()).isEqualTo(204);
+
+    // the worker gives the job back and never asks about its upload again
+    assertThat(w.release(c.id(), c.claim()).status()).isEqualTo(200);
+    app.vertx().eventBus().<JsonObject>request(Addresses.MEDIA_UPLOADS_SWEEP, new JsonObject()).await();
+
+    assertGone(uploadIdOf(path));
+    Answer still = head(held.worker(), kept, held.claim());
+    assertThat(still.status()).as("an upload whose claim holds stays").isEqualTo(200);
+    assertThat(still.header("Upload-Offset")).isEqualTo(Long.toString(MB));
+  }
+
+  @Test
   void anotherWorkersTokenFindsNoUploadAndChangesNothing() throws Exception {
     Claimed c = claimed("owner");
     Claimed other = claimed("intruder");
