@@ -12,14 +12,19 @@ import io.shotstash.testing.CuttableProxy;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.WithSignedInApp;
+import io.tus.java.client.TusClient;
+import io.tus.java.client.TusUpload;
+import io.tus.java.client.TusUploader;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -163,7 +168,7 @@ class ResumableOutputTest extends WithSignedInApp {
     String path = pathOf(create(w, c.id(), c.claim(), output.length));
 
     // the first piece whole
-    Answer first = patch(w, path, c.claim(), 0, java.util.Arrays.copyOfRange(output, 0, (int) MB));
+    Answer first = patch(w, path, c.claim(), 0, Arrays.copyOfRange(output, 0, (int) MB));
     assertThat(first.status()).as(first.toString()).isEqualTo(204);
     assertThat(first.header("Upload-Offset")).isEqualTo(Long.toString(MB));
     assertThat(first.header("Shotstash-Version-Id")).isNull();
@@ -177,7 +182,7 @@ class ResumableOutputTest extends WithSignedInApp {
     Path part = app.dataDir().resolve("media").resolve("uploads").resolve(uploadIdOf(path) + ".part");
     try (RawHttp raw = new RawHttp(proxy.port())) {
       raw.send(head);
-      raw.send(java.util.Arrays.copyOfRange(output, (int) MB, (int) (3 * MB)));
+      raw.send(Arrays.copyOfRange(output, (int) MB, (int) (3 * MB)));
       while (Files.size(part) < 2 * MB) {
         Thread.sleep(10); // until the app wrote a part of this PATCH; nothing is measured
       }
@@ -196,7 +201,7 @@ class ResumableOutputTest extends WithSignedInApp {
     assertRefusal(patch(w, path, c.claim(), 0, new byte[10]), 409, "OFFSET_MISMATCH");
 
     Answer rest = patch(w, path, c.claim(), offset,
-        java.util.Arrays.copyOfRange(output, (int) offset, output.length));
+        Arrays.copyOfRange(output, (int) offset, output.length));
     assertThat(rest.status()).as(rest.toString()).isEqualTo(204);
     assertThat(rest.header("Upload-Offset")).isEqualTo(Long.toString(output.length));
     String versionId = rest.header("Shotstash-Version-Id");
@@ -215,6 +220,40 @@ class ResumableOutputTest extends WithSignedInApp {
     assertThat(app.db().number("SELECT size FROM processed_versions WHERE id = '" + versionId + "'"))
         .isEqualTo(output.length);
     assertThat(partials()).noneMatch(n -> n.startsWith(uploadIdOf(path)));
+  }
+
+  @Test
+  void aStandardTusClientSendsAnOutputWithTheContractsHeaders() throws Exception {
+    Claimed c = claimed("tus-client");
+    byte[] output = noise((int) (3 * MB), 12);
+    Path file = Files.createTempFile("output-", ".mp4");
+    try {
+      Files.write(file, output);
+      TusClient client = new TusClient();
+      client.setUploadCreationURL(new URL("http://127.0.0.1:" + app.port() + ContractWorker.BASE + "/jobs/"
+          + c.id() + "/output/uploads"));
+      client.setHeaders(Map.of("X-Worker-Token", c.worker().token(), "X-Claim-Token", c.claim()));
+      TusUpload upload = new TusUpload(file.toFile());
+      upload.setMetadata(Map.of("filetype", "video/mp4", "ext", "mp4"));
+      TusUploader uploader = client.createUpload(upload);
+      uploader.setChunkSize((int) MB);
+      uploader.setRequestPayloadSize((int) MB); // three PATCHes (sent as POST with X-HTTP-Method-Override)
+      while (uploader.uploadChunk() > -1) {
+        // next piece
+      }
+      uploader.finish();
+      String path = uploader.getUploadURL().getPath().substring(ContractWorker.BASE.length());
+      String versionId = head(c.worker(), path, c.claim()).header("Shotstash-Version-Id");
+      assertThat(versionId).isNotNull();
+
+      Answer done = c.worker().complete(c.id(), c.claim());
+      assertThat(done.status()).as(done.toString()).isEqualTo(200);
+      assertThat(done.json().getString("versionId")).isEqualTo(versionId);
+      Path stored = app.dataDir().resolve("media").resolve("versions").resolve(versionId + ".mp4");
+      assertThat(sha256(Files.readAllBytes(stored))).isEqualTo(sha256(output));
+    } finally {
+      Files.deleteIfExists(file);
+    }
   }
 
   @Test
