@@ -6,6 +6,7 @@ import { gql } from './api.js';
 import { GraphqlSocket } from './graphql-ws.js';
 import { ago, bytes, confirmDialog, count, h, joined, say, when } from './ui.js';
 import { $, canChange, JOB, problem, STATE_TEXT, statusRegion } from './jobs-common.js';
+import { setUploadFolders } from './jobs-upload.js';
 
 const VERSION = 'id kind mimeType ext size attempt jobId createdAt downloadUrl';
 const FILE = `id name mimeType size folderId createdAt downloadUrl processedVersions { ${VERSION} } jobs { ${JOB} }`;
@@ -342,6 +343,7 @@ export async function loadLibrary() {
       }
     }
     renderLibrary();
+    setUploadFolders(state.folders);
     for (const job of state.jobs.values()) {
       if (!FINAL.has(job.status) && state.files.has(job.fileId)) {
         follow(job.id);

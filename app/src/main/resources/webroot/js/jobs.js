@@ -1,6 +1,6 @@
 // The jobs view (/admin/jobs): four tabs, each drawn by its own module: Dashboard (jobs-dashboard.js,
 // administrators), Jobs (jobs-table.js), Workers (jobs-workers.js, administrators) and Files
-// (jobs-files.js). This module keeps the address: ?tab=…&status=…&kind=…&worker=…&file=…&page=…, so
+// (jobs-files.js, with uploads in jobs-upload.js). This module keeps the address: ?tab=…&status=…&kind=…&worker=…&file=…&page=…, so
 // a link reproduces a view; each change of tab, filter or page is a history step, and Back and
 // Forward walk them. Someone who may not use a tab is not shown it, and an address naming it opens
 // their first tab instead.
@@ -11,6 +11,7 @@ import { loadDashboard } from './jobs-dashboard.js';
 import { applyJob, connectLive, kindLabel, loadLibrary } from './jobs-files.js';
 import { filtersOfForm, loadJobs } from './jobs-table.js';
 import { loadWorkers } from './jobs-workers.js';
+import { mountUploads } from './jobs-upload.js';
 
 const TABS = ['dashboard', 'jobs', 'workers', 'files'];
 const ADMIN_TABS = new Set(['dashboard', 'workers']);
@@ -133,6 +134,8 @@ async function start() {
   mountHeader(session.me);
   view = readAddress();
   mountTabs();
+  // a finished upload is a new file in the tree: read the library again
+  mountUploads(() => loadLibrary());
   connectLive();
   show();
 }

@@ -47,7 +47,9 @@ final class PagesRoutes {
       "js/graphql-ws.js", "js/login.js", "js/members.js", "js/members-keyboard.js", "js/purge-log.js", "js/jobs.js",
       "js/jobs-common.js", "js/jobs-files.js", "js/jobs-dashboard.js", "js/jobs-table.js", "js/jobs-workers.js",
       "js/charts.js", "js/members-bulk.js", "js/members-cards.js", "js/members-parts.js", "js/members-table.js",
-      "js/members-tabs.js", "js/members-url.js");
+      "js/members-tabs.js", "js/members-url.js", "js/jobs-upload.js",
+      // tus-js-client 4.3.1 from npm (dist/tus.min.js as published), served with its licence
+      "vendor/tus.min.js", "vendor/tus-js-client-LICENSE.txt");
   static final String JOBS_PATH = "/admin/jobs";
   private static final String ASSET_PREFIX = "/assets/";
   private static final String IMMUTABLE = "public, max-age=31536000, immutable";
@@ -206,6 +208,9 @@ final class PagesRoutes {
       }
       if (path.endsWith(".svg")) {
         return "image/svg+xml";
+      }
+      if (path.endsWith(".txt")) {
+        return "text/plain; charset=utf-8";
       }
       throw new IllegalArgumentException("no content type for " + path);
     }

@@ -99,13 +99,14 @@ record TusRoutes(ResumableUploads uploads, long maxBytes) {
       throw ApiError.of(413, "body_too_large", "The body runs past the upload's length").toException();
     }
     return uploads.create(member, req::getHeader, LibraryTarget.NAME, request).compose(row -> {
-      Future<ResumableUploads.Patched> first = withBytes
+      // an empty file is complete once created: finished now, as the last PATCH would
+      Future<ResumableUploads.Patched> first = withBytes || row.length() == 0
           ? uploads.patch(member, req::getHeader, row.id(), 0, declared, body, () -> Uploads.continueIfExpected(req))
           : Future.succeededFuture(new ResumableUploads.Patched(0, row.expiresAt(), null));
       return first.compose(p -> {
         HttpServerResponse res = tus(ctx.response()).putHeader("Location", PATH + "/" + row.id())
             .putHeader("Upload-Expires", TusHeaders.httpDate(p.expiresAt()));
-        if (withBytes) {
+        if (withBytes || row.length() == 0) {
           res.putHeader("Upload-Offset", Long.toString(p.offset()));
         }
         if (p.resultId() != null) {
@@ -125,8 +126,8 @@ record TusRoutes(ResumableUploads uploads, long maxBytes) {
           .putHeader("Upload-Length", Long.toString(row.length()))
           .putHeader("Upload-Expires", TusHeaders.httpDate(row.expiresAt()))
           .putHeader("Upload-Metadata", metadata(row));
-      if (row.completed() || p.offset() == row.length()) {
-        res.putHeader(FILE_ID, row.resultId());
+      if (p.resultId() != null) {
+        res.putHeader(FILE_ID, p.resultId());
       }
       return res.setStatusCode(200).end();
     });
@@ -195,11 +196,13 @@ record TusRoutes(ResumableUploads uploads, long maxBytes) {
         .put("expiresAt", expiresAt.toString()).put("fileId", fileId);
   }
 
+  /** The metadata the upload was created with, as tus writes it (no folderId for a target without one). */
   private static String metadata(UploadRow row) {
     Base64.Encoder b64 = Base64.getEncoder();
-    return "filename " + b64.encodeToString(row.fileName().getBytes(StandardCharsets.UTF_8)) + ",filetype "
-        + b64.encodeToString(row.mimeType().getBytes(StandardCharsets.UTF_8)) + ",folderId "
-        + b64.encodeToString(row.folderId().getBytes(StandardCharsets.UTF_8));
+    String meta = "filename " + b64.encodeToString(row.fileName().getBytes(StandardCharsets.UTF_8)) + ",filetype "
+        + b64.encodeToString(row.mimeType().getBytes(StandardCharsets.UTF_8));
+    return row.folderId() == null ? meta
+        : meta + ",folderId " + b64.encodeToString(row.folderId().getBytes(StandardCharsets.UTF_8));
   }
 
   /**

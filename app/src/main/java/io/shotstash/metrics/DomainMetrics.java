@@ -116,6 +116,20 @@ public final class DomainMetrics {
         .register(REGISTRY).increment();
   }
 
+  // ---- resumable uploads
+
+  /**
+   * What became of resumable uploads on this node. {@code outcome}: created, completed (became a
+   * file; counted once per upload), terminated (DELETE), expired (removed by the sweeper; completed
+   * ones included).
+   */
+  public static void resumableUploads(String outcome, int n) {
+    if (n > 0) {
+      Counter.builder("shotstash.resumable.uploads").description("Resumable (tus) uploads, by what became of them")
+          .tag("outcome", outcome).register(REGISTRY).increment(n);
+    }
+  }
+
   private static Duration seconds(double s) {
     return Duration.ofNanos((long) (Math.max(0, s) * 1e9));
   }

@@ -29,6 +29,8 @@ public final class CuttableProxy implements AutoCloseable {
   /** The bytes that pass from the marker's first on before the cut. */
   private long afterMarker;
   private final AtomicLong trips = new AtomicLong();
+  /** Bytes a second each client's upstream may send; 0 = as fast as it goes. */
+  private volatile long upstreamRate;
 
   /** A proxy to 127.0.0.1:{@code targetPort} on a free loopback port. */
   public CuttableProxy(int targetPort) throws IOException {
@@ -102,6 +104,14 @@ public final class CuttableProxy implements AutoCloseable {
     return -1;
   }
 
+  /**
+   * Slows what clients send to {@code bytesPerSecond} per connection (0: no limit), so an upload
+   * through a browser on loopback lasts long enough to be cut or paused in its middle.
+   */
+  public void throttle(long bytesPerSecond) {
+    upstreamRate = bytesPerSecond;
+  }
+
   /** Closes every connection open now, both sides. */
   public void cut() {
     for (Socket s : open) {
@@ -137,6 +147,10 @@ public final class CuttableProxy implements AutoCloseable {
           out.write(buf, 0, pass);
           if (counted) {
             upstreamBytes.addAndGet(pass);
+            long rate = upstreamRate;
+            if (rate > 0) {
+              Thread.sleep(Math.max(1, pass * 1000L / rate));
+            }
           }
           if (pass < n) {
             out.flush();
@@ -146,6 +160,8 @@ public final class CuttableProxy implements AutoCloseable {
         }
       } catch (IOException e) {
         // cut, or one side went away: close both
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       } finally {
         closeQuietly(from);
         closeQuietly(to);

@@ -148,8 +148,8 @@ final class OutputUploadRoutes {
       HttpServerResponse res = ctx.response().putHeader("Upload-Offset", Long.toString(p.offset()))
           .putHeader("Upload-Length", Long.toString(p.upload().length()))
           .putHeader("Upload-Expires", TusHeaders.httpDate(p.upload().expiresAt()));
-      if (p.upload().completed() || p.offset() == p.upload().length()) {
-        res.putHeader(VERSION_ID, p.upload().resultId());
+      if (p.resultId() != null) {
+        res.putHeader(VERSION_ID, p.resultId()); // only once the output is recorded
       }
       return ContractResponses.empty(ctx, 200);
     });

@@ -4,6 +4,7 @@ import io.shotstash.auth.Actor;
 import io.shotstash.auth.Ids;
 import io.shotstash.bus.ApiError;
 import io.shotstash.config.Config;
+import io.shotstash.metrics.DomainMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -58,8 +59,8 @@ public final class ResumableUploads {
     this.expiryHours = expiryHours;
   }
 
-  /** Where an upload stands: its row and its durable offset. */
-  public record Progress(UploadRow upload, long offset) {}
+  /** Where an upload stands: its row, its durable offset, and its result's id once finished (else null). */
+  public record Progress(UploadRow upload, long offset, String resultId) {}
 
   /** A PATCH's outcome: the new durable offset, the expiry, and the result's id once complete (else null). */
   public record Patched(long offset, Instant expiresAt, String resultId) {}
@@ -102,7 +103,8 @@ public final class ResumableUploads {
         .compose(rows -> {
           UploadRow row = UploadRow.of(rows.iterator().next());
           return t.created(tx, row, caller, header).map(row);
-        })));
+        })))
+        .onSuccess(row -> DomainMetrics.resumableUploads("created", 1));
   }
 
   /**
@@ -113,16 +115,17 @@ public final class ResumableUploads {
   public Future<Progress> status(Actor caller, UnaryOperator<String> header, String id) {
     return visible(caller, header, id).compose(row -> {
       if (row.completed()) {
-        return Future.succeededFuture(new Progress(row, row.length()));
+        return Future.succeededFuture(new Progress(row, row.length(), row.resultId()));
       }
       return files.offset(row.id()).compose(offset -> {
         if (offset < row.length()) {
-          return Future.succeededFuture(new Progress(row, offset));
+          return Future.succeededFuture(new Progress(row, offset, null));
         }
         return locked(id, conn -> current(conn, id).compose(now -> now.completed()
-            ? Future.succeededFuture(new Progress(now, now.length()))
-            : finish(conn, now).map(resultId -> new Progress(now, now.length()))))
-            .recover(err -> busy(err) ? Future.succeededFuture(new Progress(row, offset)) : Future.failedFuture(err));
+            ? Future.succeededFuture(new Progress(now, now.length(), now.resultId()))
+            : finish(conn, now).map(resultId -> new Progress(now, now.length(), resultId))))
+            .recover(
+                err -> busy(err) ? Future.succeededFuture(new Progress(row, offset, null)) : Future.failedFuture(err));
       });
     });
   }
@@ -149,6 +152,11 @@ public final class ResumableUploads {
         accepted.run();
         if (row.completed()) {
           return Future.succeededFuture(new Patched(row.length(), row.expiresAt(), row.resultId()));
+        }
+        if (offset == row.length()) {
+          // every byte is durable but the upload was not finished (a crash between the last offset and
+          // its finish, the part maybe moved already): finish it, nothing to write
+          return finish(conn, row).map(resultId -> new Patched(offset, row.expiresAt(), resultId));
         }
         return files.append(id, offset, body, max).compose(appended -> {
           if (!appended.keep()) {
@@ -177,7 +185,7 @@ public final class ResumableUploads {
   public Future<Void> terminate(Actor caller, UnaryOperator<String> header, String id) {
     return visible(caller, header, id).compose(first -> locked(id, conn -> current(conn, id)
         .compose(row -> conn.preparedQuery(UploadSql.DELETE).execute(Tuple.of(UUID.fromString(id))))
-        .compose(v -> files.delete(id))));
+        .compose(v -> files.delete(id)))).onSuccess(v -> DomainMetrics.resumableUploads("terminated", 1));
   }
 
   /**
@@ -191,6 +199,7 @@ public final class ResumableUploads {
           for (Row r : rows) {
             removed.add(files.delete(r.getUUID("id").toString()));
           }
+          DomainMetrics.resumableUploads("expired", rows.rowCount());
           return Future.all(removed).map(rows.rowCount());
         })
         .compose(expired -> sweepOver().map(over -> expired + over));
@@ -263,8 +272,11 @@ public final class ResumableUploads {
 
   /** The finished bytes to their target, once: the target finds its earlier result if there is one. */
   private Future<String> finish(SqlConnection conn, UploadRow row) {
-    return target(row.target()).finish(row, files.part(row.id()))
+    // an empty file never had a PATCH write its part: make it (again, harmlessly, after a crash)
+    Future<Void> ready = row.length() == 0 ? files.commit(row.id(), 0) : Future.succeededFuture();
+    return ready.compose(v -> target(row.target()).finish(row, files.part(row.id())))
         .compose(resultId -> conn.preparedQuery(UploadSql.MARK_COMPLETED).execute(Tuple.of(UUID.fromString(row.id())))
+            .onSuccess(marked -> DomainMetrics.resumableUploads("completed", marked.rowCount()))
             .compose(v -> files.delete(row.id()))
             .map(resultId));
   }

@@ -41,8 +41,6 @@ final class UploadSql {
    */
   static final String TRY_LOCK = "SELECT pg_try_advisory_lock(" + LOCK_CLASS + ", hashtext($1))";
 
-  static final String UNLOCK = "SELECT pg_advisory_unlock(" + LOCK_CLASS + ", hashtext($1))";
-
   /**
    * After a PATCH's bytes and offset file are durable (lock held): mirror the offset, and move the
    * expiry on, since the upload is in use.

@@ -46,6 +46,10 @@ final class Browser implements AutoCloseable {
   private final Path profile;
 
   private Browser(TestApp app, int width, int height) {
+    this(app.port(), width, height);
+  }
+
+  private Browser(int port, int width, int height) {
     if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
       // one line naming the packages, never a skip (TESTING.md)
       throw new IllegalStateException("the browser tests need Debian's chromium and chromium-driver "
@@ -65,11 +69,11 @@ final class Browser implements AutoCloseable {
         "download.directory_upgrade", true,
         "safebrowsing.enabled", false));
     // the service is made directly, not with its Builder (whose annotation would cost a javac warning)
-    int port = PortProber.findFreePort();
+    int driverPort = PortProber.findFreePort();
     ChromeDriverService service;
     try {
-      service = new ChromeDriverService(CHROMEDRIVER.toFile(), port, Duration.ofSeconds(20),
-          List.of("--port=" + port, "--log-path=" + TARGET.resolve("chromedriver-" + run + ".log")), Map.of());
+      service = new ChromeDriverService(CHROMEDRIVER.toFile(), driverPort, Duration.ofSeconds(20),
+          List.of("--port=" + driverPort, "--log-path=" + TARGET.resolve("chromedriver-" + run + ".log")), Map.of());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -78,7 +82,7 @@ final class Browser implements AutoCloseable {
     // headless Chromium may refuse downloads unless told where to put them
     driver.executeCdpCommand("Browser.setDownloadBehavior", Map.of("behavior", "allow",
         "downloadPath", downloads.toString(), "eventsEnabled", true));
-    base = "http://127.0.0.1:" + app.port();
+    base = "http://127.0.0.1:" + port;
   }
 
   /** A browser with a 1280×900 window. */
@@ -89,6 +93,11 @@ final class Browser implements AutoCloseable {
   /** A browser with a window of this size. */
   static Browser open(TestApp app, int width, int height) {
     return new Browser(app, width, height);
+  }
+
+  /** A browser that reaches the app at another port of loopback (a proxy in front of it). */
+  static Browser through(int port, int width, int height) {
+    return new Browser(port, width, height);
   }
 
   private static Path mkdirs(Path dir) {

@@ -130,9 +130,13 @@ class TusResumeTest {
     }
   }
 
+  /**
+   * 1 MB chunks, all of the rest in one PATCH: every event after a request's first chunk then falls in
+   * the middle of a PATCH (with smaller requests a cut can land between two, where it cuts nothing).
+   */
   static TusUploader configure(TusUploader uploader) {
     uploader.setChunkSize((int) MB);
-    uploader.setRequestPayloadSize((int) (32 * MB));
+    uploader.setRequestPayloadSize(1 << 30);
     return uploader;
   }
 
@@ -181,7 +185,7 @@ class TusResumeTest {
     Path file = noise(40 * MB, 40);
     try {
       TusClient client = client();
-      Runnable restart = () -> app = app.restart(); // mid-PATCH: 12 MB into a 32 MB request
+      Runnable restart = () -> app = app.restart(); // mid-PATCH: 12 MB into a 40 MB request
       List<Long> resumed = uploadResuming(client, file, "restarted.bin", new long[]{12 * MB},
           new Runnable[]{restart});
       assertThat(resumed).isNotEmpty();

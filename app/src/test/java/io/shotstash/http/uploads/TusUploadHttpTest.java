@@ -165,6 +165,9 @@ class TusUploadHttpTest {
         .await().bodyAsJsonObject();
     assertThat(listed.encode()).contains(fileId);
     assertThat(Files.exists(uploads().resolve(id(path) + ".part"))).isFalse();
+    String scrape = app.client().get("/metrics").send().await().bodyAsString();
+    assertThat(scrape).contains("shotstash_resumable_uploads_total{outcome=\"created\"")
+        .contains("shotstash_resumable_uploads_total{outcome=\"completed\"");
   }
 
   @Test
@@ -430,5 +433,83 @@ class TusUploadHttpTest {
         .putHeader("Upload-Offset", "0").sendBuffer(Buffer.buffer(bytes(10, 11))).await();
     assertThat(patchSame.statusCode()).as(patchSame.bodyAsString()).isEqualTo(204);
     assertThat(patchSame.getHeader("Shotstash-File-Id")).isNotNull();
+  }
+
+  /** The bytes of a whole upload as a crashed node left them: part and offset durable, no file yet. */
+  static void leftComplete(String path, byte[] all) throws IOException {
+    Files.write(uploads().resolve(id(path) + ".part"), all);
+    Files.writeString(uploads().resolve(id(path) + ".offset"), all.length + "\n");
+  }
+
+  @Test
+  void anUploadWhoseFinishACrashCutOffIsFinishedByTheNextHead() throws IOException {
+    // the node stopped after the last offset was durable, before the part was moved into the library
+    byte[] all = bytes(2_000, 12);
+    String path = created(all.length, "crashed-before-move.mp4");
+    leftComplete(path, all);
+    HttpResponse<Buffer> head = head(editor, path);
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(head.getHeader("Upload-Offset")).isEqualTo("2000");
+    String fileId = head.getHeader("Shotstash-File-Id");
+    assertThat(app.client().get("/media/o/" + fileId).bearerTokenAuthentication(editor).send().await().body()
+        .getBytes()).isEqualTo(all);
+
+    // ... and after the part was moved, before the file row was made: made once, from the moved bytes
+    byte[] other = bytes(3_000, 13);
+    String moved = created(other.length, "crashed-after-move.mp4");
+    String resultId = app.db().text("SELECT result_id FROM tus_uploads WHERE id = '" + id(moved) + "'");
+    Files.write(app.dataDir().resolve("media").resolve("originals").resolve(resultId), other);
+    Files.writeString(uploads().resolve(id(moved) + ".offset"), other.length + "\n");
+    HttpResponse<Buffer> finish = patch(editor, moved, other.length, new byte[0]);
+    assertThat(finish.statusCode()).as(finish.bodyAsString()).isEqualTo(204);
+    assertThat(finish.getHeader("Shotstash-File-Id")).isEqualTo(resultId);
+    assertThat(head(editor, moved).getHeader("Shotstash-File-Id")).isEqualTo(resultId);
+    assertThat(app.db().number("SELECT count(*) FROM media_files WHERE name = 'crashed-after-move.mp4'"))
+        .isEqualTo(1);
+    assertThat(app.db().number("SELECT size FROM media_files WHERE id = '" + resultId + "'")).isEqualTo(3_000);
+  }
+
+  @Test
+  void bytesPastTheDurableOffsetAreCutOffByTheNextPatch() throws IOException {
+    // a PATCH whose bytes were written but whose offset never became durable (a crash before the offset file)
+    byte[] all = bytes(1_000, 14);
+    String path = created(all.length, "torn.mp4");
+    assertThat(patch(editor, path, 0, java.util.Arrays.copyOfRange(all, 0, 400)).statusCode()).isEqualTo(204);
+    Files.write(uploads().resolve(id(path) + ".part"), bytes(300, 15), java.nio.file.StandardOpenOption.APPEND);
+    assertThat(head(editor, path).getHeader("Upload-Offset")).isEqualTo("400");
+    HttpResponse<Buffer> rest = patch(editor, path, 400, java.util.Arrays.copyOfRange(all, 400, 1_000));
+    assertThat(rest.statusCode()).isEqualTo(204);
+    assertThat(app.client().get("/media/o/" + rest.getHeader("Shotstash-File-Id")).bearerTokenAuthentication(editor)
+        .send().await().body().getBytes()).isEqualTo(all);
+  }
+
+  @Test
+  void anEmptyFileIsALibraryFileOnceCreated() {
+    HttpResponse<Buffer> r = create(editor, 0, "empty.txt", folder);
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
+    assertThat(r.getHeader("Upload-Offset")).isEqualTo("0");
+    String fileId = r.getHeader("Shotstash-File-Id");
+    assertThat(fileId).isNotNull();
+    assertThat(app.db().number("SELECT size FROM media_files WHERE id = '" + fileId + "'")).isZero();
+    assertThat(head(editor, r.getHeader("Location")).getHeader("Shotstash-File-Id")).isEqualTo(fileId);
+    assertThat(app.client().get("/media/o/" + fileId).bearerTokenAuthentication(editor).send().await().statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void clientsThatCannotSendPatchOrDeleteMayOverrideAPost() {
+    String path = created(10, "override.mp4");
+    HttpResponse<Buffer> patched = tus(app.client().post(path), editor).putHeader("X-HTTP-Method-Override", "PATCH")
+        .putHeader("Content-Type", "application/offset+octet-stream").putHeader("Upload-Offset", "0")
+        .sendBuffer(Buffer.buffer(bytes(4, 16))).await();
+    assertThat(patched.statusCode()).isEqualTo(204);
+    assertThat(patched.getHeader("Upload-Offset")).isEqualTo("4");
+    HttpResponse<Buffer> neither = tus(app.client().post(path), editor).putHeader("X-HTTP-Method-Override", "PUT")
+        .send().await();
+    assertThat(neither.statusCode()).isEqualTo(405);
+    HttpResponse<Buffer> ended = tus(app.client().post(path), editor).putHeader("X-HTTP-Method-Override", "DELETE")
+        .send().await();
+    assertThat(ended.statusCode()).isEqualTo(204);
+    assertThat(head(editor, path).statusCode()).isEqualTo(404);
   }
 }
