@@ -14,6 +14,7 @@ import io.shotstash.http.graphql.GraphqlRoutes;
 import io.shotstash.media.LibraryVerticle;
 import io.shotstash.media.LocalStorage;
 import io.shotstash.media.uploads.LibraryTarget;
+import io.shotstash.pipeline.JobOutputTarget;
 import io.shotstash.media.uploads.PartialFiles;
 import io.shotstash.media.uploads.ResumableUploads;
 import io.shotstash.media.uploads.UploadSweeperVerticle;
@@ -165,7 +166,9 @@ public final class AppVerticle extends VerticleBase {
               config.dataBranch())));
       // meanwhile, on this context: the GraphQL schema every HTTP verticle shares
       ResumableUploads uploads = new ResumableUploads(vertx, pool, config.database(), partials.result(),
-          Map.of(LibraryTarget.NAME, new LibraryTarget(vertx, storage)), config.uploadExpiryHours());
+          Map.of(LibraryTarget.NAME, new LibraryTarget(vertx, storage),
+              JobOutputTarget.NAME, new JobOutputTarget(vertx, pool, storage)),
+          config.uploadExpiryHours());
       HttpServices services = new HttpServices(config, pool, holder, writes, sessions, limiter,
           setupToken, migrated::get, storage, GraphqlRoutes.build(vertx, limiter), workers, queueLoops, uploads);
       vertx.setPeriodic(60_000, id -> localLimiter.prune());

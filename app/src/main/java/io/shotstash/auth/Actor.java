@@ -30,6 +30,13 @@ public sealed interface Actor {
     }
   }
 
+  /**
+   * A worker of the pipeline calling about one job (its resumable output upload): who it is, from its
+   * worker token, and the job the route names. The claim token stays in the request's header, never
+   * here. Worker routes only; never in a write command.
+   */
+  record Worker(String workerId, String jobId) implements Actor {}
+
   /** The application itself (first-run setup, sweeps). */
   record SystemActor() implements Actor {}
 

@@ -22,9 +22,13 @@ import org.slf4j.LoggerFactory;
  * turning a failed write into the right refusal.
  */
 public final class Uploads {
-  /** The raw-body routes: the media upload, resumable uploads (tus), the worker's output and avatars. */
+  /**
+   * The raw-body routes: the media upload, resumable uploads (tus), the worker's output (plain and
+   * resumable) and avatars.
+   */
   private static final Pattern UPLOAD = Pattern.compile(
-      "^(/api/v1/files|/api/v1/uploads(/[^/]+)?|/api/v1/pipeline/jobs/[^/]+/output|/api/people/[^/]+/avatar)$");
+      "^(/api/v1/files|/api/v1/uploads(/[^/]+)?|/api/v1/pipeline/jobs/[^/]+/output(/uploads(/[^/]+)?)?"
+          + "|/api/people/[^/]+/avatar)$");
 
   private static final Logger log = LoggerFactory.getLogger(Uploads.class);
 

@@ -3,6 +3,7 @@ package io.shotstash.pipeline;
 import io.shotstash.auth.Tokens;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 
@@ -13,10 +14,14 @@ import java.util.UUID;
  */
 public record JobCall(UUID job, UUID worker, Buffer tokenHash) {
 
-  /** {workerId, jobId, claimToken} of a message. */
+  /**
+   * {workerId, jobId, claimToken} of a message, or {workerId, jobId, claimTokenHash} (hex SHA-256) from
+   * the app itself: a resumable output keeps only its claim's hash, and records its output with it.
+   */
   public static JobCall of(JsonObject msg) {
+    String hash = msg.getString("claimTokenHash");
     return new JobCall(UUID.fromString(msg.getString("jobId")), UUID.fromString(msg.getString("workerId")),
-        Buffer.buffer(Tokens.sha256(msg.getString("claimToken"))));
+        Buffer.buffer(hash != null ? HexFormat.of().parseHex(hash) : Tokens.sha256(msg.getString("claimToken"))));
   }
 
   /** A progress report (0-100). */

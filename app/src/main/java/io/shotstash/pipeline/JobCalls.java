@@ -154,7 +154,11 @@ final class JobCalls {
             if (!"recorded".equals(r.getString("outcome"))) {
               return refused(r.getString("outcome"));
             }
-            events.deleteOrphan(r.getString("previous"));
+            // the same output recorded again (a resumable output's finish repeated after a crash)
+            // replaces nothing: its bytes are not an orphan
+            if (!o.storageKey().equals(r.getString("previous"))) {
+              events.deleteOrphan(r.getString("previous"));
+            }
             events.seqMoved(o.call().job());
             return new Answered<>(new JsonObject().put("versionId", o.versionId().toString())
                 .put("size", o.size()).put("mimeType", o.mimeType()));

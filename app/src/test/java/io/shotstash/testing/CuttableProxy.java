@@ -22,6 +22,13 @@ public final class CuttableProxy implements AutoCloseable {
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private final AtomicLong upstreamBytes = new AtomicLong();
   private volatile boolean closed;
+  /** The armed tripwire ({@link #cutInside}): null when none. */
+  private byte[] marker;
+  /** Bytes still to pass once the marker was seen; -1 before it was. */
+  private long left = -1;
+  /** The bytes that pass from the marker's first on before the cut. */
+  private long afterMarker;
+  private final AtomicLong trips = new AtomicLong();
   /** Bytes a second each client's upstream may send; 0 = as fast as it goes. */
   private volatile long upstreamRate;
 
@@ -41,6 +48,60 @@ public final class CuttableProxy implements AutoCloseable {
   /** Bytes clients sent through the proxy so far (to cut in the middle of an upload). */
   public long upstreamBytes() {
     return upstreamBytes.get();
+  }
+
+  /**
+   * Arms a one-time cut inside a request: once a client sends {@code marker} (the start of a request
+   * line, e.g. {@code "PATCH "}), {@code bytes} more bytes counted from the marker's first pass, and
+   * then every connection is cut, as a network that drops in the middle of that request. The marker
+   * must arrive within one read (a request line does).
+   */
+  public synchronized void cutInside(String marker, long bytes) {
+    this.marker = marker.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    this.left = -1;
+    this.afterMarker = bytes;
+  }
+
+  /** How many armed cuts ({@link #cutInside}) have happened. */
+  public long trips() {
+    return trips.get();
+  }
+
+  /** How many of {@code n} read bytes may pass now; fewer means: pass them, then cut. */
+  private synchronized int passable(byte[] buf, int n) {
+    if (marker == null) {
+      return n;
+    }
+    int from = 0;
+    if (left < 0) {
+      int at = indexOf(buf, n, marker);
+      if (at < 0) {
+        return n;
+      }
+      left = afterMarker;
+      from = at;
+    }
+    if (n - from >= left) {
+      int pass = (int) (from + left);
+      marker = null;
+      left = -1;
+      trips.incrementAndGet();
+      return pass == n ? n - 1 : pass; // always keep at least one byte back, so the cut follows
+    }
+    left -= n - from;
+    return n;
+  }
+
+  private static int indexOf(byte[] buf, int n, byte[] what) {
+    outer : for (int i = 0; i + what.length <= n; i++) {
+      for (int j = 0; j < what.length; j++) {
+        if (buf[i + j] != what[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   /**
@@ -82,13 +143,19 @@ public final class CuttableProxy implements AutoCloseable {
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         int n;
         while ((n = in.read(buf)) > 0) {
-          out.write(buf, 0, n);
+          int pass = counted ? passable(buf, n) : n;
+          out.write(buf, 0, pass);
           if (counted) {
-            upstreamBytes.addAndGet(n);
+            upstreamBytes.addAndGet(pass);
             long rate = upstreamRate;
             if (rate > 0) {
-              Thread.sleep(Math.max(1, n * 1000L / rate));
+              Thread.sleep(Math.max(1, pass * 1000L / rate));
             }
+          }
+          if (pass < n) {
+            out.flush();
+            cut();
+            return;
           }
         }
       } catch (IOException e) {

@@ -43,16 +43,31 @@ public final class HttpWorkerClient implements WorkerClient {
   private final HttpClientAgent http;
   private final WebClient web;
   private final Map<String, HttpClientRequest> transfers = new ConcurrentHashMap<>();
+  private final long resumableOutputBytes;
+  private final ResumableOutput resumable;
   private volatile String token;
 
-  /** {@code baseUrl}: the app's URL, e.g. {@code http://app:3005}. */
+  /**
+   * {@code baseUrl}: the app's URL, e.g. {@code http://app:3005}; outputs from
+   * {@link WorkerSettings#DEFAULT_RESUMABLE_OUTPUT_MB} on go up resumably.
+   */
   public HttpWorkerClient(Vertx vertx, String baseUrl, String bootstrapToken) {
+    this(vertx, baseUrl, bootstrapToken, WorkerSettings.DEFAULT_RESUMABLE_OUTPUT_MB * (1L << 20));
+  }
+
+  /**
+   * As above; outputs of at least {@code resumableOutputBytes} go up as a resumable upload
+   * ({@link ResumableOutput}), smaller ones with one plain PUT; 0: always the plain PUT.
+   */
+  public HttpWorkerClient(Vertx vertx, String baseUrl, String bootstrapToken, long resumableOutputBytes) {
     this.vertx = vertx;
+    this.resumableOutputBytes = resumableOutputBytes;
     this.base = baseUrl.replaceAll("/+$", "");
     this.bootstrapToken = bootstrapToken;
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(10_000).setKeepAlive(true)
         .setKeepAliveTimeout(30));
     this.web = WebClient.wrap(http, new WebClientOptions().setUserAgent(USER_AGENT).setFollowRedirects(false));
+    this.resumable = new ResumableOutput(vertx, http, base, this);
   }
 
   // ---- JSON calls ----
@@ -162,6 +177,9 @@ public final class HttpWorkerClient implements WorkerClient {
         // not the contract's JSON (a proxy's page, say): status only
       }
     }
+    if (code == null) {
+      code = headers.get("X-Shotstash-Error-Code"); // the answer to a HEAD has no body
+    }
     return WorkerCallException.refused(call, status, code, message, retryAfter(headers.get("Retry-After")));
   }
 
@@ -178,7 +196,12 @@ public final class HttpWorkerClient implements WorkerClient {
 
   // ---- streams ----
 
-  private RequestOptions streamOptions(HttpMethod method, String url, Job job) {
+  /** The requests that stream a job's bytes now, by job id (so a dropped job's transfer can be cut). */
+  Map<String, HttpClientRequest> transfers() {
+    return transfers;
+  }
+
+  RequestOptions streamOptions(HttpMethod method, String url, Job job) {
     return new RequestOptions().setMethod(method).setAbsoluteURI(url).setIdleTimeout(IDLE_TIMEOUT_MS)
         .putHeader("User-Agent", USER_AGENT).putHeader("X-Worker-Token", token)
         .putHeader("X-Claim-Token", job.claimToken());
@@ -232,24 +255,26 @@ public final class HttpWorkerClient implements WorkerClient {
           .failedFuture(WorkerCallException.refused("output", 401, "UNAUTHENTICATED", "not registered yet", null));
     }
     String url = base + PIPELINE + "/jobs/" + job.id() + "/output";
-    return vertx.fileSystem().props(file.toString()).compose(props -> vertx.fileSystem()
-        .open(file.toString(), new OpenOptions().setRead(true).setWrite(false))
-        .compose(in -> {
-          in.pause();
-          RequestOptions options = streamOptions(HttpMethod.PUT, url, job).putHeader("Content-Type", mimeType)
-              .putHeader("X-Output-Ext", ext).putHeader("Content-Length", Long.toString(props.size()))
-              .putHeader("Expect", "100-continue");
-          return http.request(options)
-              .compose(req -> {
-                transfers.put(job.id(), req);
-                ContinuedUpload upload = new ContinuedUpload(req, in);
-                return upload.send().recover(err -> Future.failedFuture(WorkerCallException.noAnswer("output", err)))
-                    .compose(res -> readReply("output", res))
-                    .eventually(upload::releaseUnsent);
-              }, err -> Future.failedFuture(WorkerCallException.noAnswer("output", err)))
-              .eventually(() -> closeQuietly(in));
-        }))
-        .map(WireFormat::versionId)
+    return vertx.fileSystem().props(file.toString()).compose(props -> resumableOutputBytes > 0
+        && props.size() >= resumableOutputBytes ? resumable.send(job, file, props.size(), mimeType, ext)
+            : vertx.fileSystem()
+                .open(file.toString(), new OpenOptions().setRead(true).setWrite(false))
+                .compose(in -> {
+                  in.pause();
+                  RequestOptions options = streamOptions(HttpMethod.PUT, url, job).putHeader("Content-Type", mimeType)
+                      .putHeader("X-Output-Ext", ext).putHeader("Content-Length", Long.toString(props.size()))
+                      .putHeader("Expect", "100-continue");
+                  return http.request(options)
+                      .compose(req -> {
+                        transfers.put(job.id(), req);
+                        ContinuedUpload upload = new ContinuedUpload(req, in);
+                        return upload.send()
+                            .recover(err -> Future.failedFuture(WorkerCallException.noAnswer("output", err)))
+                            .compose(res -> readReply("output", res))
+                            .eventually(upload::releaseUnsent);
+                      }, err -> Future.failedFuture(WorkerCallException.noAnswer("output", err)))
+                      .eventually(() -> closeQuietly(in));
+                }).map(WireFormat::versionId))
         .onComplete(ar -> transfers.remove(job.id()));
   }
 
@@ -308,6 +333,7 @@ public final class HttpWorkerClient implements WorkerClient {
 
   @Override
   public void abortTransfers(Job job) {
+    resumable.forget(job);
     HttpClientRequest req = transfers.remove(job.id());
     if (req != null) {
       req.reset();

@@ -45,7 +45,8 @@ public final class WorkerMain {
       return;
     }
     Vertx vertx = Vertx.vertx();
-    WorkerLoop loop = new WorkerLoop(settings, new HttpWorkerClient(vertx, settings.url(), settings.bootstrapToken()));
+    WorkerLoop loop = new WorkerLoop(settings, new HttpWorkerClient(vertx, settings.url(), settings.bootstrapToken(),
+        settings.resumableOutputBytes()));
     WorkerSettings s = settings;
     vertx.deployVerticle(loop)
         .compose(

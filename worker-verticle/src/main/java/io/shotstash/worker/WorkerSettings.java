@@ -24,14 +24,26 @@ import java.util.Map;
  * @param idle a job that makes no progress this long is failed (retryable)
  * @param healthPort the port of {@code GET /healthz}; 0 for none
  * @param backoff the wait after 401, 503 or a network error (the contract's 30 s)
+ * @param resumableOutputBytes outputs of at least this many bytes go up as a resumable (tus) upload,
+ *     which a dropped connection does not send back to the start; smaller ones with one plain PUT;
+ *     0: always the plain PUT (standalone only)
  */
 public record WorkerSettings(String url, String bootstrapToken, String name, Duration poll, Path tmpDir, Duration idle,
-    int healthPort, Duration backoff) {
+    int healthPort, Duration backoff, long resumableOutputBytes) {
 
   public static final int DEFAULT_POLL_SECONDS = 5;
   public static final int DEFAULT_IDLE_SECONDS = 300;
   public static final int DEFAULT_HEALTH_PORT = 3006;
   public static final int DEFAULT_BACKOFF_SECONDS = 30;
+  /** Outputs from this size on go up resumably: a proxy of a long video, not a short clip's. */
+  public static final int DEFAULT_RESUMABLE_OUTPUT_MB = 64;
+  private static final long MB = 1L << 20;
+
+  /** The settings with the default resumable-output size ({@link #DEFAULT_RESUMABLE_OUTPUT_MB}). */
+  public WorkerSettings(String url, String bootstrapToken, String name, Duration poll, Path tmpDir, Duration idle,
+      int healthPort, Duration backoff) {
+    this(url, bootstrapToken, name, poll, tmpDir, idle, healthPort, backoff, DEFAULT_RESUMABLE_OUTPUT_MB * MB);
+  }
 
   /** One line per bad setting, each naming its variable. */
   public static final class InvalidSettingsException extends RuntimeException {
@@ -61,7 +73,8 @@ public record WorkerSettings(String url, String bootstrapToken, String name, Dur
   /**
    * Reads {@code SHOTSTASH_URL}, {@code WORKER_BOOTSTRAP_TOKEN}, {@code WORKER_NAME},
    * {@code WORKER_POLL_SECONDS}, {@code WORKER_TMP_DIR}, {@code WORKER_IDLE_SECONDS},
-   * {@code WORKER_HEALTH_PORT} and {@code WORKER_BACKOFF_SECONDS}; throws every problem at once.
+   * {@code WORKER_HEALTH_PORT}, {@code WORKER_BACKOFF_SECONDS} and {@code WORKER_RESUMABLE_OUTPUT_MB};
+   * throws every problem at once.
    */
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
     List<String> problems = new ArrayList<>();
@@ -91,11 +104,12 @@ public record WorkerSettings(String url, String bootstrapToken, String name, Dur
     int idle = integer(env, "WORKER_IDLE_SECONDS", DEFAULT_IDLE_SECONDS, 1, 86_400, problems);
     int health = integer(env, "WORKER_HEALTH_PORT", DEFAULT_HEALTH_PORT, 0, 65_535, problems);
     int backoff = integer(env, "WORKER_BACKOFF_SECONDS", DEFAULT_BACKOFF_SECONDS, 1, 3600, problems);
+    int resumable = integer(env, "WORKER_RESUMABLE_OUTPUT_MB", DEFAULT_RESUMABLE_OUTPUT_MB, 0, 1_048_576, problems);
     if (!problems.isEmpty()) {
       throw new InvalidSettingsException(problems);
     }
     return new WorkerSettings(url.replaceAll("/+$", ""), token, name, Duration.ofSeconds(poll), tmp,
-        Duration.ofSeconds(idle), health, Duration.ofSeconds(backoff));
+        Duration.ofSeconds(idle), health, Duration.ofSeconds(backoff), resumable * MB);
   }
 
   /** {@code proxy-720p-<host name>}: distinct per machine and per container. */
@@ -138,6 +152,7 @@ public record WorkerSettings(String url, String bootstrapToken, String name, Dur
   @Override
   public String toString() {
     return "WorkerSettings[url=" + url + ", name=" + name + ", poll=" + poll + ", tmpDir=" + tmpDir + ", idle=" + idle
-        + ", healthPort=" + healthPort + ", backoff=" + backoff + "]";
+        + ", healthPort=" + healthPort + ", backoff=" + backoff + ", resumableOutputBytes=" + resumableOutputBytes
+        + "]";
   }
 }

@@ -53,6 +53,24 @@ class WorkerSettingsTest {
   }
 
   @Test
+  void resumableOutputsStartAt64MbUnlessSetAndZeroTurnsThemOff() {
+    assertThat(WorkerSettings.fromEnvironment(Map.of("WORKER_BOOTSTRAP_TOKEN", TOKEN)).resumableOutputBytes())
+        .isEqualTo(64L << 20);
+    assertThat(
+        WorkerSettings.fromEnvironment(Map.of("WORKER_BOOTSTRAP_TOKEN", TOKEN, "WORKER_RESUMABLE_OUTPUT_MB", "8"))
+            .resumableOutputBytes())
+        .isEqualTo(8L << 20);
+    assertThat(
+        WorkerSettings.fromEnvironment(Map.of("WORKER_BOOTSTRAP_TOKEN", TOKEN, "WORKER_RESUMABLE_OUTPUT_MB", "0"))
+            .resumableOutputBytes())
+        .isZero();
+    WorkerSettings.InvalidSettingsException e = catchThrowableOfType(WorkerSettings.InvalidSettingsException.class,
+        () -> WorkerSettings
+            .fromEnvironment(Map.of("WORKER_BOOTSTRAP_TOKEN", TOKEN, "WORKER_RESUMABLE_OUTPUT_MB", "-1")));
+    assertThat(e.problems()).containsExactly("WORKER_RESUMABLE_OUTPUT_MB must be between 0 and 1048576, got -1");
+  }
+
+  @Test
   void theBootstrapTokenIsRequired() {
     WorkerSettings.InvalidSettingsException e = catchThrowableOfType(WorkerSettings.InvalidSettingsException.class,
         () -> WorkerSettings.fromEnvironment(Map.of()));

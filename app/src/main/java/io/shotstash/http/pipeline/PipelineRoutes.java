@@ -76,6 +76,7 @@ public final class PipelineRoutes {
     r.post("/jobs/:id/release").handler(json)
         .handler(ctx -> run(ctx, jobCall(ctx, QueueActions.RELEASE, new JsonObject())));
     r.post("/jobs/:id/fail").handler(json).handler(ctx -> run(ctx, fail(ctx)));
+    new OutputUploadRoutes(services.uploads(), services.config().pipeline().maxOutputBytes()).mount(r);
     r.route()
         .handler(ctx -> ContractResponses.error(ctx, ApiError.of(404, "NOT_FOUND", "No such route in contract v1")));
     r.route().failureHandler(this::onFailure);
@@ -284,7 +285,7 @@ public final class PipelineRoutes {
   }
 
   /** The claim headers and the job id of a job call, checked before anything else is read. */
-  private static JsonObject claim(RoutingContext ctx) {
+  static JsonObject claim(RoutingContext ctx) {
     WorkerRef worker = ctx.get(WORKER);
     String claimToken = ctx.request().getHeader("X-Claim-Token");
     if (claimToken == null || claimToken.isBlank() || claimToken.length() > 100) {

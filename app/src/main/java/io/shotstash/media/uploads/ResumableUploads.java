@@ -34,6 +34,10 @@ import java.util.function.UnaryOperator;
  * decides ({@link PatchRule}).
  */
 public final class ResumableUploads {
+  private static final String UPLOAD_BUSY = "upload_busy";
+  /** The most uploads each target hands a sweep as over. */
+  private static final int SWEEP_OVER_LIMIT = 500;
+
   private final Vertx vertx;
   private final Pool pool;
   private final PgConnectOptions lockConnections;
@@ -79,12 +83,27 @@ public final class ResumableUploads {
 
   /** Creates an upload for {@code caller} into {@code target}; its bytes come with PATCHes. */
   public Future<UploadRow> create(Actor.Member caller, UnaryOperator<String> header, String target, NewUpload request) {
+    return create(caller, caller.personId(), header, target, request);
+  }
+
+  /**
+   * Creates an upload owned by {@code ownerId} (a person, or a worker) into {@code target}: its row
+   * and what the target keeps beside it, in one transaction. A request without a folder leaves the
+   * row's folder empty.
+   */
+  public Future<UploadRow> create(Actor caller, String ownerId, UnaryOperator<String> header, String target,
+      NewUpload request) {
     UploadTarget t = target(target);
-    return t.admitNew(caller, header, request).compose(v -> pool.preparedQuery(UploadSql.INSERT)
+    UUID folder = request.folderId() == null ? null : UUID.fromString(request.folderId());
+    return t.admitNew(caller, header, request).compose(v -> pool.withTransaction(tx -> tx
+        .preparedQuery(UploadSql.INSERT)
         .execute(Tuple.tuple(java.util.Arrays.asList(UUID.fromString(Ids.uuid7()), t.name(),
-            UUID.fromString(caller.personId()), UUID.fromString(request.folderId()), request.name(),
-            request.mediaType(), request.length(), UUID.fromString(Ids.uuid7()), expiryHours))))
-        .map(rows -> UploadRow.of(rows.iterator().next()))
+            UUID.fromString(ownerId), folder, request.name(), request.mediaType(), request.length(),
+            UUID.fromString(Ids.uuid7()), expiryHours)))
+        .compose(rows -> {
+          UploadRow row = UploadRow.of(rows.iterator().next());
+          return t.created(tx, row, caller, header).map(row);
+        })))
         .onSuccess(row -> DomainMetrics.resumableUploads("created", 1));
   }
 
@@ -105,8 +124,8 @@ public final class ResumableUploads {
         return locked(id, conn -> current(conn, id).compose(now -> now.completed()
             ? Future.succeededFuture(new Progress(now, now.length(), now.resultId()))
             : finish(conn, now).map(resultId -> new Progress(now, now.length(), resultId))))
-            .recover(err -> ApiError.from(err) != null && ApiError.from(err).status() == 409
-                ? Future.succeededFuture(new Progress(row, offset, null)) : Future.failedFuture(err));
+            .recover(
+                err -> busy(err) ? Future.succeededFuture(new Progress(row, offset, null)) : Future.failedFuture(err));
       });
     });
   }
@@ -144,7 +163,10 @@ public final class ResumableUploads {
             return Future.failedFuture(appended.stoppedBy());
           }
           long now = offset + appended.written();
-          return files.commit(id, now)
+          // the target again, now that the bytes are in (a worker's claim may have ended meanwhile):
+          // an upload that is over is removed with them rather than counted
+          return target(row.target()).admit(caller, header, row)
+              .compose(v -> files.commit(id, now))
               .compose(v -> conn.preparedQuery(UploadSql.RECORD_OFFSET)
                   .execute(Tuple.of(UUID.fromString(id), now, expiryHours)))
               .compose(rows -> {
@@ -166,7 +188,10 @@ public final class ResumableUploads {
         .compose(v -> files.delete(id)))).onSuccess(v -> DomainMetrics.resumableUploads("terminated", 1));
   }
 
-  /** Removes expired uploads (rows and bytes); answers how many. */
+  /**
+   * Removes expired uploads (rows and bytes), then those their targets say are over
+   * ({@link UploadTarget#over}); answers how many.
+   */
   public Future<Integer> sweep() {
     return pool.withTransaction(tx -> tx.query(UploadSql.SWEEP_EXPIRED).execute())
         .compose(rows -> {
@@ -176,7 +201,20 @@ public final class ResumableUploads {
           }
           DomainMetrics.resumableUploads("expired", rows.rowCount());
           return Future.all(removed).map(rows.rowCount());
-        });
+        })
+        .compose(expired -> sweepOver().map(over -> expired + over));
+  }
+
+  /** The uploads every target says are over, each removed under its lock (one a request holds is that request's to remove). */
+  private Future<Integer> sweepOver() {
+    java.util.List<Future<Integer>> swept = new java.util.ArrayList<>();
+    for (UploadTarget t : targets.values()) {
+      swept.add(t.over(SWEEP_OVER_LIMIT).compose(ids -> {
+        java.util.List<Future<Boolean>> removed = ids.stream().map(this::remove).toList();
+        return Future.all(removed).map(all -> (int) removed.stream().filter(Future::result).count());
+      }));
+    }
+    return Future.all(swept).map(all -> swept.stream().mapToInt(Future::result).sum());
   }
 
   /** The upload as {@code caller} may see it: 404 when unknown or not theirs, 410 when expired. */
@@ -189,9 +227,31 @@ public final class ResumableUploads {
         return Future.failedFuture(ApiError.notFound().toException());
       }
       UploadRow row = UploadRow.of(rows.iterator().next());
-      return target(row.target()).admit(caller, header, row).compose(v -> row.expiredAt(Instant.now())
-          ? Future.failedFuture(expired().toException()) : Future.succeededFuture(row));
+      return target(row.target()).admit(caller, header, row)
+          .recover(err -> err instanceof UploadTarget.Ended ended ? remove(id).transform(
+              x -> Future.failedFuture(ended.refusal().toException())) : Future.failedFuture(err))
+          .compose(v -> row.expiredAt(Instant.now())
+              ? Future.failedFuture(expired().toException()) : Future.succeededFuture(row));
     });
+  }
+
+  /**
+   * An upload its target ended ({@link UploadTarget.Ended}) goes, row and bytes, under its lock. When
+   * a request holds the lock, that request removes it: it asks its target again before its bytes count.
+   */
+  private Future<Boolean> remove(String id) {
+    return locked(id, conn -> removeLocked(conn, id).map(true))
+        .recover(err -> busy(err) ? Future.succeededFuture(false) : Future.failedFuture(err));
+  }
+
+  /** Whether a failure is {@link #locked}'s "another request holds the lock". */
+  private static boolean busy(Throwable err) {
+    ApiError e = ApiError.from(err);
+    return e != null && UPLOAD_BUSY.equals(e.code());
+  }
+
+  private Future<Void> removeLocked(SqlConnection conn, String id) {
+    return conn.preparedQuery(UploadSql.DELETE).execute(Tuple.of(UUID.fromString(id))).compose(v -> files.delete(id));
   }
 
   private static ApiError expired() {
@@ -223,13 +283,17 @@ public final class ResumableUploads {
 
   /**
    * Runs {@code work} holding upload {@code id}'s lock, on a connection of its own (closing it frees
-   * the lock, whatever happened); 409 {@code upload_busy} at once when another request holds it.
+   * the lock, whatever happened); 409 {@code upload_busy} at once when another request holds it. Work
+   * that fails with {@link UploadTarget.Ended} removes the upload before the refusal is answered.
    */
   private <T> Future<T> locked(String id, Function<SqlConnection, Future<T>> work) {
     return PgConnection.connect(vertx, lockConnections).compose(conn -> conn.preparedQuery(UploadSql.TRY_LOCK)
         .execute(Tuple.of(id))
-        .compose((RowSet<Row> rows) -> rows.iterator().next().getBoolean(0) ? work.apply(conn)
-            : Future.failedFuture(ApiError.conflict("upload_busy",
+        .compose((RowSet<Row> rows) -> rows.iterator().next().getBoolean(0)
+            ? work.apply(conn).recover(err -> err instanceof UploadTarget.Ended ended
+                ? removeLocked(conn, id).transform(x -> Future.<T>failedFuture(ended.refusal().toException()))
+                : Future.failedFuture(err))
+            : Future.failedFuture(ApiError.conflict(UPLOAD_BUSY,
                 "Another request is writing this upload; ask HEAD for the offset and go on from there").toException()))
         .eventually(conn::close));
   }

@@ -7,7 +7,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Every {@link #PERIOD_SECONDS}: removes resumable uploads past their {@code Upload-Expires}, rows
- * and bytes ({@code SHOTSTASH_UPLOAD_EXPIRY_HOURS} after their last PATCH). Runs on every node;
+ * and bytes ({@code SHOTSTASH_UPLOAD_EXPIRY_HOURS} after their last PATCH), and those their target
+ * says are over (a worker's output whose claim ended). Runs on every node;
  * the statement skips rows another node is sweeping and uploads a request is writing, so sweeps may
  * overlap. {@code media.uploads.sweep} runs one now and answers {@code {removed}}.
  */
