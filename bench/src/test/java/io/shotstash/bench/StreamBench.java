@@ -291,7 +291,6 @@ final class StreamBench {
     String folder = java.util.Base64.getEncoder().encodeToString(app.folderId().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     Path headers = work.resolve("tus-headers.txt");
     String auth = "Authorization: Bearer " + app.adminToken;
-    double fsyncBefore = appFsyncSeconds(app);
     startCpu();
     double[] created = curl("-X", "POST", "-D", headers.toString(), "-o", "/dev/null", "-H", auth,
         "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Length: " + GIB,
@@ -321,8 +320,6 @@ final class StreamBench {
     }
     stopCpu(TUS);
     String id = header(headers, "Shotstash-File-Id");
-    fsyncTimes.computeIfAbsent("tus upload", k -> new ArrayList<>())
-        .add(new double[]{seconds, appFsyncSeconds(app) - fsyncBefore});
     record(TUS, GIB / seconds / 1e6);
     phase = "idle";
     return id;
