@@ -164,7 +164,8 @@ public final class LocalStorage implements Storage {
   public Future<Written> write(String key, ReadStream<Buffer> body, long maxBytes) {
     Path target = path(key);
     Path temp = root.resolve("tmp").resolve(UUID.randomUUID().toString());
-    FlushBehind flush = new FlushBehind(temp);
+    FlushBehind flush = new FlushBehind(syncs, temp, flushEvery,
+        nanos -> earlySyncs.record(nanos, TimeUnit.NANOSECONDS));
     return vertx.fileSystem().open(temp.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
         .compose(file -> pump(body, file, maxBytes, flush)
             .compose(size -> file.close().map(size))
@@ -283,43 +284,6 @@ public final class LocalStorage implements Storage {
     body.endHandler(v -> done.tryComplete(all));
     body.resume();
     return done.future();
-  }
-
-  /**
-   * Flushes a temporary file every {@link #flushEvery} bytes while its body still streams in, one
-   * flush at a time, on the storage's own threads: the writes go on meanwhile. Only the event loop
-   * of the write touches it. A flush that fails (the file already renamed or deleted) is left to
-   * the final one, which is what makes the write durable.
-   */
-  private final class FlushBehind {
-    private final Path temp;
-    private long requestedAt;
-    private Future<Void> last = Future.succeededFuture();
-
-    FlushBehind(Path temp) {
-      this.temp = temp;
-    }
-
-    void written(long total) {
-      if (!last.isComplete() || total - requestedAt < flushEvery) {
-        return;
-      }
-      requestedAt = total;
-      last = syncs.executeBlocking(() -> {
-        // never CREATE: a file already renamed or deleted is not made again
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-          long started = System.nanoTime();
-          channel.force(false);
-          earlySyncs.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-        }
-        return null;
-      }, false);
-    }
-
-    /** Once the flush in flight (if any) is over, failed or not: the final force then does not run beside it. */
-    Future<Void> settled() {
-      return last.otherwiseEmpty();
-    }
   }
 
   /**
