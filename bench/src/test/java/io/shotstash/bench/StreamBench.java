@@ -287,8 +287,10 @@ final class StreamBench {
    */
   private String tusUpload(AppProcess app, List<Path> pieces) throws Exception {
     phase = "upload";
-    String base64 = java.util.Base64.getEncoder().encodeToString("big-tus.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    String folder = java.util.Base64.getEncoder().encodeToString(app.folderId().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    String base64 =
+        java.util.Base64.getEncoder().encodeToString("big-tus.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    String folder =
+        java.util.Base64.getEncoder().encodeToString(app.folderId().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     Path headers = work.resolve("tus-headers.txt");
     String auth = "Authorization: Bearer " + app.adminToken;
     startCpu();
@@ -586,11 +588,12 @@ final class StreamBench {
         retained < 64 * 1024 && growth < 64 * 1024 ? "**met**"
             : retained < 64 * 1024 ? "**met** for what is retained" : "**not met**",
         Math.max(0, retained), Math.max(0, retained) / 1024.0, growth, growth / 1024.0));
-    md.append(String.format(Locale.ROOT, "%nThe tus upload (issue \"Large libraries\") sends the same 1 GiB as one creating `POST`"
-        + " and %d `PATCH`es of 64 MiB over one keep-alive connection; each PATCH's bytes are forced to disk and its offset"
-        + " recorded (in a file beside the bytes, then in PostgreSQL) before its `204`, and the last one moves the finished"
-        + " file into the library as the plain upload does. Goal (tus adds at most 10%% to the plain upload's time, i.e. at"
-        + " least %.2f× its rate): %s (%.2f× the plain upload, %.2f× dd with fdatasync).%n",
+    md.append(String.format(Locale.ROOT,
+        "%nThe tus upload (issue \"Large libraries\") sends the same 1 GiB as one creating `POST`"
+            + " and %d `PATCH`es of 64 MiB over one keep-alive connection; each PATCH's bytes are forced to disk and its offset"
+            + " recorded (in a file beside the bytes, then in PostgreSQL) before its `204`, and the last one moves the finished"
+            + " file into the library as the plain upload does. Goal (tus adds at most 10%% to the plain upload's time, i.e. at"
+            + " least %.2f× its rate): %s (%.2f× the plain upload, %.2f× dd with fdatasync).%n",
         GIB / PIECE, 1 / 1.1, tus >= 1 / 1.1 ? "**met**" : "**not met**", tus, tusDd));
     return md.toString();
   }

@@ -43,7 +43,7 @@ public final class PartialFiles {
    * piece size) leaves a quarter of it to the end, where a force every 64 MiB, as the plain upload
    * does over one long body, would leave all of it.
    */
-  static final long FLUSH_EVERY = 4L << 20;
+  static final long FLUSH_EVERY = 16L << 20;
 
   private final Vertx vertx;
   private final Path folder;

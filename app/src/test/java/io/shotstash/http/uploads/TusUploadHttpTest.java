@@ -229,8 +229,7 @@ class TusUploadHttpTest {
     try (Socket first = startPatch(path, 0, body, 200_000)) {
       // the first holds the upload's lock while its body is half sent
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (app.db().number("SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
-          + "WHERE l.locktype = 'advisory' AND l.classid = 20 AND l.granted AND d.datname = current_database()") == 0) {
+      while (uploadLocksHeld() == 0) {
         assertThat(System.nanoTime()).as("the first PATCH took the lock").isLessThan(deadline);
         Thread.sleep(20);
       }
@@ -248,6 +247,47 @@ class TusUploadHttpTest {
     assertThat(late.statusCode()).isEqualTo(409);
     assertThat(code(late)).isEqualTo("offset_mismatch");
     assertThat(app.db().number("SELECT count(*) FROM media_files WHERE name = 'race.mp4'")).isEqualTo(1);
+  }
+
+  /** Advisory locks of uploads (class 20) held right now in the test's database. */
+  static long uploadLocksHeld() {
+    return app.db().number("SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+        + "WHERE l.locktype = 'advisory' AND l.classid = 20 AND l.granted AND d.datname = current_database()");
+  }
+
+  @Test
+  void lockSessionsGoBackReleasedAndPatchesBeyondThePoolOpenSessionsOfTheirOwn() throws Exception {
+    int uploads = 17; // one more than a node keeps lock sessions for (ResumableUploads.LOCK_SESSIONS)
+    byte[] body = bytes(100_000, 7);
+    java.util.List<String> paths = new java.util.ArrayList<>();
+    java.util.List<Socket> patches = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < uploads; i++) {
+        paths.add(created(body.length, "many-" + i + ".mp4"));
+        patches.add(startPatch(paths.get(i), 0, body, 50_000));
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (uploadLocksHeld() < uploads) {
+        assertThat(System.nanoTime()).as("every PATCH took its upload's lock").isLessThan(deadline);
+        Thread.sleep(20);
+      }
+      for (Socket s : patches) {
+        s.getOutputStream().write(body, 50_000, body.length - 50_000);
+        s.getOutputStream().flush();
+        assertThat(response(s)).startsWith("HTTP/1.1 204").contains("Upload-Offset: 100000");
+      }
+    } finally {
+      for (Socket s : patches) {
+        s.close();
+      }
+    }
+    assertThat(uploadLocksHeld()).as("no lock is left on a session back in its pool").isZero();
+    assertThat(app.db().number("SELECT count(*) FROM media_files WHERE name LIKE 'many-%'")).isEqualTo(uploads);
+    // a session back in the pool serves the next upload's lock
+    String again = created(body.length, "after-many.mp4");
+    HttpResponse<Buffer> r = patch(editor, again, 0, body);
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(204);
+    assertThat(uploadLocksHeld()).isZero();
   }
 
   @Test
