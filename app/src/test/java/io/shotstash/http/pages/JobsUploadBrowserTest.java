@@ -100,6 +100,21 @@ class JobsUploadBrowserTest extends WithSignedInApp {
     browser.until(d -> "paused".equals(attr(name, "data-state")));
   }
 
+  /** A step of a test that may throw. */
+  interface Steps {
+    void run() throws Exception;
+  }
+
+  /** Runs the steps with the proxy passing {@code bytesPerSecond}, and unthrottled after them, whatever happens. */
+  static void throttled(long bytesPerSecond, Steps steps) throws Exception {
+    proxy.throttle(bytesPerSecond);
+    try {
+      steps.run();
+    } finally {
+      proxy.throttle(0);
+    }
+  }
+
   static void screenshots(String name) {
     for (int[] size : new int[][]{{1366, 900}, {390, 844}}) {
       browser.resize(size[0], size[1]);
@@ -112,8 +127,7 @@ class JobsUploadBrowserTest extends WithSignedInApp {
   @Test
   void anUploadWhoseConnectionDropsGoesOnAndArrivesWhole() throws Exception {
     Path file = noise("dropped.bin", 24 * MB, 1);
-    proxy.throttle(6 * MB);
-    try {
+    throttled(6 * MB, () -> {
       openFilesTab();
       long before = proxy.upstreamBytes();
       pick(file);
@@ -124,16 +138,13 @@ class JobsUploadBrowserTest extends WithSignedInApp {
               * MB);
       arrivedOnce(file);
       screenshots("jobs-upload-done");
-    } finally {
-      proxy.throttle(0);
-    }
+    });
   }
 
   @Test
   void aPausedUploadGoesOnAfterAReloadWhenTheFileIsPickedAgain() throws Exception {
     Path file = noise("paused.bin", 16 * MB, 2);
-    proxy.throttle(3 * MB);
-    try {
+    throttled(3 * MB, () -> {
       pausedAfter(file, 2 * MB);
       assertThat(browser.find(By.cssSelector("#uploads li.upload[data-name='paused.bin'] button.resume"))
           .isDisplayed()).isTrue();
@@ -153,16 +164,13 @@ class JobsUploadBrowserTest extends WithSignedInApp {
       pick(file);
       browser.until(d -> "true".equals(attr("paused.bin", "data-resumed")));
       arrivedOnce(file);
-    } finally {
-      proxy.throttle(0);
-    }
+    });
   }
 
   @Test
   void anUnfinishedUploadCanBeDiscardedAfterAReload() throws Exception {
     Path file = noise("discarded.bin", 8 * MB, 3);
-    proxy.throttle(2 * MB);
-    try {
+    throttled(2 * MB, () -> {
       pausedAfter(file, MB);
       String id = app.db().text("SELECT id FROM tus_uploads WHERE file_name = 'discarded.bin'");
       openFilesTab();
@@ -174,8 +182,6 @@ class JobsUploadBrowserTest extends WithSignedInApp {
       assertThat(Files.exists(app.dataDir().resolve("media").resolve("uploads").resolve(id + ".part"))).isFalse();
       openFilesTab();
       assertThat(browser.all(By.cssSelector("#unfinished li[data-name='discarded.bin']"))).isEmpty();
-    } finally {
-      proxy.throttle(0);
-    }
+    });
   }
 }
