@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shotstash.testing.CuttableProxy;
 import io.shotstash.testing.Folders;
 import io.shotstash.testing.NoiseFiles;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.WithSignedInApp;
 import io.tus.java.client.ProtocolException;
 import io.tus.java.client.TusClient;
 import io.tus.java.client.TusURLMemoryStore;
@@ -33,17 +33,15 @@ import org.junit.jupiter.api.Timeout;
  * exactly one library file.
  */
 @Timeout(600)
-class TusResumeTest {
+class TusResumeTest extends WithSignedInApp {
   static final long MB = 1L << 20;
-  static TestApp app;
   static String editor;
   static String folder;
   static CuttableProxy proxy;
 
   @BeforeAll
   static void start() throws IOException {
-    app = TestApp.start(Map.of("SHOTSTASH_MAX_UPLOAD_MB", "300"));
-    String admin = app.setupAndLogin();
+    startSignedIn(Map.of("SHOTSTASH_MAX_UPLOAD_MB", "300"));
     editor = app.createAndLogin(admin, "eve", "editor", "editor password 123");
     folder = Folders.create(app.client(), editor, "Rushes");
     proxy = new CuttableProxy(app.port());
@@ -52,7 +50,6 @@ class TusResumeTest {
   @AfterAll
   static void stop() {
     proxy.close();
-    app.close();
   }
 
   /** {@code size} bytes of seeded noise in a temporary file. */
