@@ -20,7 +20,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,9 +165,7 @@ record TusRoutes(ResumableUploads uploads, long maxBytes) {
 
   /** tus's escape for clients that cannot send PATCH or DELETE (Java's HttpURLConnection). */
   private Future<Void> overridden(RoutingContext ctx) {
-    String method = ctx.request().getHeader("X-HTTP-Method-Override");
-    String m = method == null ? "" : method.strip().toUpperCase(Locale.ROOT);
-    return switch (m) {
+    return switch (TusHeaders.overriddenMethod(ctx.request().getHeader(TusHeaders.METHOD_OVERRIDE))) {
       case "PATCH" -> patch(ctx);
       case "DELETE" -> terminate(ctx);
       default -> throw ApiError.of(405, "method_not_allowed",

@@ -26,7 +26,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,11 +71,6 @@ public final class LocalStorage implements Storage {
    * file system's journal) and little left at the end.
    */
   static final long FLUSH_EVERY = 64L << 20;
-  /**
-   * Bytes of a streamed body gathered into one write to its file. With the file's write queue at
-   * twice this, one upload holds at most about 768 KiB of heap however fast it arrives.
-   */
-  static final int WRITE_BATCH = 256 << 10;
 
   public LocalStorage(Vertx vertx, Path root) throws IOException {
     this(vertx, root, Metrics.registry());
@@ -287,8 +281,8 @@ public final class LocalStorage implements Storage {
   }
 
   /**
-   * Copies the body into the file with back-pressure, counting bytes and stopping past the limit.
-   * Done only once the body ended and every write succeeded.
+   * Copies the body into the file with back-pressure ({@link BatchedWrites}), counting bytes and
+   * stopping past the limit. Done only once the body ended and every write succeeded.
    */
   private Future<Long> pump(ReadStream<Buffer> body, AsyncFile file, long maxBytes, FlushBehind flush) {
     Promise<Long> done = Promise.promise();
@@ -296,31 +290,17 @@ public final class LocalStorage implements Storage {
     // A failed write (ENOSPC) fails only its own future, never the file's exceptionHandler, and the
     // body may end before the last writes are done: without counting them, a file with chunks
     // missing would be renamed into place. Both callbacks run on this context, so no locking.
-    long[] pending = {0};
-    long[] handedOver = {0};
     boolean[] ended = {false};
-    // The body arrives in chunks of a few KiB, and each write to the file is a hop to a worker
-    // thread and a system call: chunks are gathered into writes of WRITE_BATCH bytes (at most that
-    // much is held per upload, on top of what the file's write queue holds).
-    Buffer[] batch = {Buffer.buffer()};
-    // room for a batch in flight, so the socket is read while the previous batch is written
-    file.setWriteQueueMaxSize(2 * WRITE_BATCH);
-    Consumer<Buffer> write = data -> {
-      pending[0]++;
-      handedOver[0] += data.length();
-      file.write(data).onComplete(ar -> {
-        pending[0]--;
-        if (ar.failed()) {
-          // stop storing; the rest of the body is read and dropped, so the route can answer
-          body.handler(null);
-          body.resume();
-          done.tryFail(ar.cause());
-        } else if (ended[0] && pending[0] == 0) {
-          done.tryComplete(size[0]);
-        }
-      });
-      flush.written(handedOver[0]);
-    };
+    BatchedWrites writes = new BatchedWrites(body, file, flush, (bytes, ar, stillPending) -> {
+      if (ar.failed()) {
+        // stop storing; the rest of the body is read and dropped, so the route can answer
+        body.handler(null);
+        body.resume();
+        done.tryFail(ar.cause());
+      } else if (ended[0] && stillPending == 0) {
+        done.tryComplete(size[0]);
+      }
+    });
     body.exceptionHandler(done::tryFail);
     body.handler(chunk -> {
       if (done.future().isComplete()) {
@@ -332,27 +312,15 @@ public final class LocalStorage implements Storage {
         done.tryFail(new TooLargeException());
         return;
       }
-      batch[0].appendBuffer(chunk);
-      if (batch[0].length() >= WRITE_BATCH) {
-        Buffer full = batch[0];
-        batch[0] = Buffer.buffer();
-        write.accept(full);
-      }
-      if (file.writeQueueFull()) {
-        body.pause();
-        file.drainHandler(v -> body.resume());
-      }
+      writes.add(chunk);
     });
     body.endHandler(v -> {
       if (done.future().isComplete()) {
         return;
       }
       ended[0] = true;
-      if (batch[0].length() > 0) {
-        write.accept(batch[0]);
-        batch[0] = Buffer.buffer(0);
-      }
-      if (pending[0] == 0) {
+      writes.writeRest();
+      if (writes.pending() == 0) {
         done.tryComplete(size[0]);
       }
     });

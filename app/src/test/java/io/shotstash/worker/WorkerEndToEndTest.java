@@ -2,15 +2,11 @@ package io.shotstash.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shotstash.testing.TestApp;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,32 +15,14 @@ import org.junit.jupiter.api.Test;
  * queued as {@code shotstash/proxy-720p}, processed by a {@link WorkerLoop} with
  * {@link HttpWorkerClient}, and the processed versions are checked with ffprobe.
  */
-class WorkerEndToEndTest {
+class WorkerEndToEndTest extends WithHttpWorker {
   static final String BOOTSTRAP = "end-to-end-bootstrap-token-0123456789";
-
-  static TestApp app;
-  static String session;
-  static Path media;
-  static String deployment;
 
   @BeforeAll
   static void start() throws IOException {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
-    session = app.setupAndLogin();
-    media = Files.createTempDirectory("worker-e2e-");
-    WorkerSettings settings = new WorkerSettings("http://127.0.0.1:" + app.port(), BOOTSTRAP, "e2e-proxy",
-        Duration.ofMillis(200), media.resolve("scratch"), Duration.ofSeconds(120), 0, Duration.ofSeconds(1));
-    deployment = app.vertx().deployVerticle(new WorkerLoop(settings,
-        new HttpWorkerClient(app.vertx(), settings.url(), BOOTSTRAP))).await();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (deployment != null) {
-      app.vertx().undeploy(deployment).await();
-    }
-    app.close();
-    WorkerLoopTest.deleteTree(media);
+    startWithMedia(BOOTSTRAP, "worker-e2e-");
+    deployWorker(new WorkerSettings("http://127.0.0.1:" + app.port(), BOOTSTRAP, "e2e-proxy", Duration.ofMillis(200),
+        media.resolve("scratch"), Duration.ofSeconds(120), 0, Duration.ofSeconds(1)));
   }
 
   @Test
@@ -80,7 +58,7 @@ class WorkerEndToEndTest {
 
   /** Upload, enqueue, wait until done; answers the job view. */
   private JsonObject process(Path input, String name) throws Exception {
-    String fileId = AppSteps.upload(app, session, input, name);
+    String fileId = AppSteps.upload(app, admin, input, name);
     JsonObject job = AppSteps.enqueueProxy(app, fileId);
     JsonObject done = AppSteps.awaitFinal(app.vertx(), job.getString("id"), Duration.ofSeconds(120));
     assertThat(done.getString("status")).as("job %s: %s", done.getString("id"), done.getString("error"))
@@ -90,6 +68,6 @@ class WorkerEndToEndTest {
   }
 
   private Path downloadVersion(String versionId, String name) throws IOException {
-    return AppSteps.downloadVersion(app, session, versionId, media.resolve(name));
+    return AppSteps.downloadVersion(app, admin, versionId, media.resolve(name));
   }
 }

@@ -3,13 +3,11 @@ package io.shotstash.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.CuttableProxy;
-import io.shotstash.testing.TestApp;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,36 +18,24 @@ import org.junit.jupiter.api.Test;
  * where the app stands, sends the rest to the same upload, and the job completes on its first
  * attempt with the whole proxy as its version.
  */
-class WorkerResumableOutputTest {
+class WorkerResumableOutputTest extends WithHttpWorker {
   static final String BOOTSTRAP = "resumable-worker-bootstrap-token-0123456789";
 
-  static TestApp app;
-  static String session;
-  static Path media;
   static CuttableProxy proxy;
-  static String deployment;
 
   @BeforeAll
   static void start() throws IOException {
-    app = TestApp.start(Map.of("WORKER_BOOTSTRAP_TOKEN", BOOTSTRAP));
-    session = app.setupAndLogin();
-    media = Files.createTempDirectory("worker-resumable-");
+    startWithMedia(BOOTSTRAP, "worker-resumable-");
     proxy = new CuttableProxy(app.port());
     String url = "http://127.0.0.1:" + proxy.port();
-    WorkerSettings settings = new WorkerSettings(url, BOOTSTRAP, "resumable-proxy", Duration.ofMillis(200),
-        media.resolve("scratch"), Duration.ofSeconds(120), 0, Duration.ofSeconds(1), 1);
-    deployment = app.vertx().deployVerticle(new WorkerLoop(settings,
-        new HttpWorkerClient(app.vertx(), settings.url(), BOOTSTRAP, settings.resumableOutputBytes()))).await();
+    deployWorker(new WorkerSettings(url, BOOTSTRAP, "resumable-proxy", Duration.ofMillis(200),
+        media.resolve("scratch"), Duration.ofSeconds(120), 0, Duration.ofSeconds(1), 1));
   }
 
   @AfterAll
-  static void stop() throws IOException {
-    if (deployment != null) {
-      app.vertx().undeploy(deployment).await();
-    }
+  static void stop() {
+    undeployWorker(); // before the proxy it talks through
     proxy.close();
-    app.close();
-    WorkerLoopTest.deleteTree(media);
   }
 
   @Test
@@ -57,7 +43,7 @@ class WorkerResumableOutputTest {
     // the network drops 8 KiB into the output's first PATCH (its head is some 400 bytes)
     proxy.cutInside("PATCH ", 8 * 1024);
     Path input = TestVideos.video(media, "cut.mp4", 1280, 720, true, 2);
-    String fileId = AppSteps.upload(app, session, input, "cut.mp4");
+    String fileId = AppSteps.upload(app, admin, input, "cut.mp4");
     JsonObject job = AppSteps.enqueueProxy(app, fileId);
     JsonObject done = AppSteps.awaitFinal(app.vertx(), job.getString("id"), Duration.ofSeconds(120));
 
@@ -74,7 +60,7 @@ class WorkerResumableOutputTest {
     assertThat(length).as("the output is larger than where the network dropped").isGreaterThan(8 * 1024);
     assertThat(app.db().number("SELECT size FROM processed_versions WHERE id = '" + versionId + "'"))
         .isEqualTo(length);
-    Path proxied = AppSteps.downloadVersion(app, session, versionId, media.resolve("cut-proxy.mp4"));
+    Path proxied = AppSteps.downloadVersion(app, admin, versionId, media.resolve("cut-proxy.mp4"));
     assertThat(Files.size(proxied)).isEqualTo(length);
     TestVideos.assertProxy(TestVideos.probe(proxied), 1280, 720);
   }

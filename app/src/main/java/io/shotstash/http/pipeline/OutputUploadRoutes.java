@@ -19,7 +19,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -198,9 +197,7 @@ final class OutputUploadRoutes {
 
   /** tus's escape for clients that cannot send PATCH or DELETE. */
   private Future<Void> overridden(RoutingContext ctx) {
-    String method = ctx.request().getHeader("X-HTTP-Method-Override");
-    String m = method == null ? "" : method.strip().toUpperCase(Locale.ROOT);
-    return switch (m) {
+    return switch (TusHeaders.overriddenMethod(ctx.request().getHeader(TusHeaders.METHOD_OVERRIDE))) {
       case "PATCH" -> patch(ctx);
       case "DELETE" -> terminate(ctx);
       default -> throw ApiError.of(404, "NOT_FOUND", "No such route in contract v1").toException();

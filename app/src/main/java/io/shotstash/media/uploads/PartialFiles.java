@@ -1,5 +1,6 @@
 package io.shotstash.media.uploads;
 
+import io.shotstash.media.BatchedWrites;
 import io.shotstash.media.FlushBehind;
 import io.shotstash.media.Storage;
 import io.vertx.core.Future;
@@ -20,7 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * The bytes of unfinished uploads on disk: {@code <id>.part} (the bytes so far) and {@code
@@ -34,8 +35,6 @@ import java.util.function.Consumer;
  * holder of the upload's lock ({@link ResumableUploads}) writes either file.
  */
 public final class PartialFiles {
-  /** Bytes of a body gathered into one write, as the media storage does. */
-  static final int WRITE_BATCH = 256 << 10;
   /**
    * Bytes of a PATCH between two forces behind its stream ({@link FlushBehind}): its 204 waits for
    * its bytes to be on disk, and a client sends its next PATCH only after that 204, so what is left
@@ -169,57 +168,44 @@ public final class PartialFiles {
   }
 
   /**
-   * Copies the body into the file with back-pressure, in batches of {@link #WRITE_BATCH}, counting
-   * the bytes whose writes succeeded. Done once no write is pending and the body ended or stopped:
-   * a client that went away still has the bytes it sent written (tus resumes after them).
+   * Copies the body into the file with back-pressure ({@link BatchedWrites}), counting the bytes
+   * whose writes succeeded. Done once no write is pending and the body ended or stopped: a client
+   * that went away still has the bytes it sent written (tus resumes after them).
    */
   private static Future<Appended> pump(ReadStream<Buffer> body, AsyncFile file, long maxBytes, FlushBehind flush) {
     Promise<Appended> done = Promise.promise();
     long[] received = {0};
     long[] written = {0};
-    long[] handedOver = {0};
-    int[] pending = {0};
     boolean[] ended = {false};
     boolean[] writeFailed = {false};
     boolean[] clientGone = {false};
     Throwable[] stop = {null};
-    Buffer[] batch = {Buffer.buffer()};
-    file.setWriteQueueMaxSize(2 * WRITE_BATCH);
-    Runnable settle = () -> {
-      if (ended[0] && pending[0] == 0) {
+    IntConsumer settle = pending -> {
+      if (ended[0] && pending == 0) {
         done.tryComplete(new Appended(written[0], stop[0], stop[0] == null || (clientGone[0] && !writeFailed[0])));
       }
     };
-    Consumer<Buffer> write = data -> {
-      pending[0]++;
-      handedOver[0] += data.length();
-      file.write(data).onComplete(ar -> {
-        pending[0]--;
-        if (ar.succeeded()) {
-          written[0] += data.length();
-        } else if (!writeFailed[0]) {
-          // a failed write (a full disk): nothing of this PATCH counts, even if the client went
-          // away too (later bytes may sit after a hole); read and drop the rest so the route can answer
-          writeFailed[0] = true;
-          stop[0] = ar.cause();
-          ended[0] = true;
-          body.handler(null);
-          body.resume();
-        }
-        settle.run();
-      });
-      flush.written(handedOver[0]);
-    };
+    BatchedWrites writes = new BatchedWrites(body, file, flush, (bytes, ar, stillPending) -> {
+      if (ar.succeeded()) {
+        written[0] += bytes;
+      } else if (!writeFailed[0]) {
+        // a failed write (a full disk): nothing of this PATCH counts, even if the client went
+        // away too (later bytes may sit after a hole); read and drop the rest so the route can answer
+        writeFailed[0] = true;
+        stop[0] = ar.cause();
+        ended[0] = true;
+        body.handler(null);
+        body.resume();
+      }
+      settle.accept(stillPending);
+    });
     Runnable finish = () -> {
       if (ended[0]) {
         return;
       }
       ended[0] = true;
-      if (batch[0].length() > 0) {
-        write.accept(batch[0]);
-        batch[0] = Buffer.buffer(0);
-      }
-      settle.run();
+      writes.writeRest();
+      settle.accept(writes.pending());
     };
     body.handler(chunk -> {
       if (ended[0]) {
@@ -229,20 +215,11 @@ public final class PartialFiles {
         stop[0] = new Storage.TooLargeException();
         ended[0] = true;
         body.handler(null);
-        settle.run();
+        settle.accept(writes.pending());
         return;
       }
       received[0] += chunk.length();
-      batch[0].appendBuffer(chunk);
-      if (batch[0].length() >= WRITE_BATCH) {
-        Buffer full = batch[0];
-        batch[0] = Buffer.buffer();
-        write.accept(full);
-      }
-      if (file.writeQueueFull()) {
-        body.pause();
-        file.drainHandler(v -> body.resume());
-      }
+      writes.add(chunk);
     });
     body.exceptionHandler(err -> {
       if (stop[0] == null) {

@@ -17,6 +17,8 @@ public final class TusHeaders {
   public static final String EXTENSIONS = "creation,creation-with-upload,termination,expiration";
   /** The body type of a PATCH and of a creation that carries its first bytes. */
   public static final String OFFSET_STREAM = "application/offset+octet-stream";
+  /** tus's escape for clients that cannot send PATCH or DELETE: a POST naming the method it stands for. */
+  public static final String METHOD_OVERRIDE = "X-HTTP-Method-Override";
 
   /** Up to 18 digits: every such number fits a long, and no upload is that large. */
   private static final int MAX_DIGITS = 18;
@@ -56,6 +58,11 @@ public final class TusHeaders {
       return false;
     }
     return contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT).equals(OFFSET_STREAM);
+  }
+
+  /** The method an {@value #METHOD_OVERRIDE} names, upper case ({@code PATCH}, {@code DELETE}, ...); "" when absent. */
+  public static String overriddenMethod(String methodOverride) {
+    return methodOverride == null ? "" : methodOverride.strip().toUpperCase(Locale.ROOT);
   }
 
   /** {@code Upload-Expires} as tus writes it: an HTTP date (RFC 7231, always GMT). */

@@ -4,18 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.CuttableProxy;
 import io.shotstash.testing.Folders;
+import io.shotstash.testing.NoiseFiles;
 import io.shotstash.testing.Teardown;
 import io.shotstash.testing.WithSignedInApp;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,25 +52,7 @@ class JobsUploadBrowserTest extends WithSignedInApp {
   }
 
   static Path noise(String name, long size, long seed) throws IOException {
-    Path dir = Files.createDirectories(Browser.TARGET.resolve("upload-files"));
-    Path file = dir.resolve(name);
-    Random random = new Random(seed);
-    byte[] block = new byte[(int) MB];
-    try (OutputStream out = Files.newOutputStream(file)) {
-      for (long left = size; left > 0; left -= block.length) {
-        random.nextBytes(block);
-        out.write(block, 0, (int) Math.min(block.length, left));
-      }
-    }
-    return file;
-  }
-
-  static String sha256(Path file) throws Exception {
-    MessageDigest digest = MessageDigest.getInstance("SHA-256");
-    try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
-      in.transferTo(OutputStream.nullOutputStream());
-    }
-    return HexFormat.of().formatHex(digest.digest());
+    return NoiseFiles.write(Files.createDirectories(Browser.TARGET.resolve("upload-files")).resolve(name), size, seed);
   }
 
   static void openFilesTab() {
@@ -107,9 +84,35 @@ class JobsUploadBrowserTest extends WithSignedInApp {
     assertThat(app.db().number("SELECT count(*) FROM media_files WHERE name = '" + name + "'")).isEqualTo(1);
     assertThat(app.db().number("SELECT count(*) FROM tus_uploads WHERE file_name = '" + name + "'"))
         .as("one tus upload, resumed, not a second one").isEqualTo(1);
-    assertThat(sha256(app.dataDir().resolve("media").resolve("originals").resolve(fileId))).isEqualTo(sha256(file));
+    assertThat(NoiseFiles.sha256(app.dataDir().resolve("media").resolve("originals").resolve(fileId)))
+        .isEqualTo(NoiseFiles.sha256(file));
     assertThat(browser.text(By.cssSelector("#uploads li.upload[data-name='" + name + "'] .pct"))).isEqualTo("100%");
     browser.until(d -> !d.findElements(By.id("file-" + fileId)).isEmpty()); // the tree was read again
+  }
+
+  /** Opens the Files tab, uploads the file, and presses its Pause once more than {@code sent} bytes went. */
+  static void pausedAfter(Path file, long sent) {
+    String name = file.getFileName().toString();
+    openFilesTab();
+    pick(file);
+    browser.until(d -> attr(name, "data-offset") != null && Long.parseLong(attr(name, "data-offset")) > sent);
+    browser.find(By.cssSelector("#uploads li.upload[data-name='" + name + "'] button.pause")).click();
+    browser.until(d -> "paused".equals(attr(name, "data-state")));
+  }
+
+  /** A step of a test that may throw. */
+  interface Steps {
+    void run() throws Exception;
+  }
+
+  /** Runs the steps with the proxy passing {@code bytesPerSecond}, and unthrottled after them, whatever happens. */
+  static void throttled(long bytesPerSecond, Steps steps) throws Exception {
+    proxy.throttle(bytesPerSecond);
+    try {
+      steps.run();
+    } finally {
+      proxy.throttle(0);
+    }
   }
 
   static void screenshots(String name) {
@@ -124,8 +127,7 @@ class JobsUploadBrowserTest extends WithSignedInApp {
   @Test
   void anUploadWhoseConnectionDropsGoesOnAndArrivesWhole() throws Exception {
     Path file = noise("dropped.bin", 24 * MB, 1);
-    proxy.throttle(6 * MB);
-    try {
+    throttled(6 * MB, () -> {
       openFilesTab();
       long before = proxy.upstreamBytes();
       pick(file);
@@ -136,22 +138,14 @@ class JobsUploadBrowserTest extends WithSignedInApp {
               * MB);
       arrivedOnce(file);
       screenshots("jobs-upload-done");
-    } finally {
-      proxy.throttle(0);
-    }
+    });
   }
 
   @Test
   void aPausedUploadGoesOnAfterAReloadWhenTheFileIsPickedAgain() throws Exception {
     Path file = noise("paused.bin", 16 * MB, 2);
-    proxy.throttle(3 * MB);
-    try {
-      openFilesTab();
-      pick(file);
-      browser.until(d -> attr("paused.bin", "data-offset") != null
-          && Long.parseLong(attr("paused.bin", "data-offset")) > 2 * MB);
-      browser.find(By.cssSelector("#uploads li.upload[data-name='paused.bin'] button.pause")).click();
-      browser.until(d -> "paused".equals(attr("paused.bin", "data-state")));
+    throttled(3 * MB, () -> {
+      pausedAfter(file, 2 * MB);
       assertThat(browser.find(By.cssSelector("#uploads li.upload[data-name='paused.bin'] button.resume"))
           .isDisplayed()).isTrue();
       screenshots("jobs-upload-paused");
@@ -170,22 +164,14 @@ class JobsUploadBrowserTest extends WithSignedInApp {
       pick(file);
       browser.until(d -> "true".equals(attr("paused.bin", "data-resumed")));
       arrivedOnce(file);
-    } finally {
-      proxy.throttle(0);
-    }
+    });
   }
 
   @Test
   void anUnfinishedUploadCanBeDiscardedAfterAReload() throws Exception {
     Path file = noise("discarded.bin", 8 * MB, 3);
-    proxy.throttle(2 * MB);
-    try {
-      openFilesTab();
-      pick(file);
-      browser.until(d -> attr("discarded.bin", "data-offset") != null
-          && Long.parseLong(attr("discarded.bin", "data-offset")) > MB);
-      browser.find(By.cssSelector("#uploads li.upload[data-name='discarded.bin'] button.pause")).click();
-      browser.until(d -> "paused".equals(attr("discarded.bin", "data-state")));
+    throttled(2 * MB, () -> {
+      pausedAfter(file, MB);
       String id = app.db().text("SELECT id FROM tus_uploads WHERE file_name = 'discarded.bin'");
       openFilesTab();
       browser.textIn(By.id("unfinished"), "discarded.bin");
@@ -196,8 +182,6 @@ class JobsUploadBrowserTest extends WithSignedInApp {
       assertThat(Files.exists(app.dataDir().resolve("media").resolve("uploads").resolve(id + ".part"))).isFalse();
       openFilesTab();
       assertThat(browser.all(By.cssSelector("#unfinished li[data-name='discarded.bin']"))).isEmpty();
-    } finally {
-      proxy.throttle(0);
-    }
+    });
   }
 }

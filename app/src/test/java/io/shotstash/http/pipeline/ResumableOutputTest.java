@@ -113,6 +113,20 @@ class ResumableOutputTest extends WithSignedInApp {
     return w.call(HttpMethod.PATCH, path, h, Buffer.buffer(bytes));
   }
 
+  /** Creates a 2 MB output upload under {@code claim} and sends its first MB (204); answers its path. */
+  static String halfSent(ContractWorker w, String job, String claim, long seed) {
+    String path = pathOf(create(w, job, claim, 2 * MB));
+    assertThat(patch(w, path, claim, 0, noise((int) MB, seed)).status()).isEqualTo(204);
+    return path;
+  }
+
+  /** The job's lease ran out: the sweeper puts it back, ready to be claimed again at once. */
+  static void leaseRanOut(String jobId) {
+    app.db().execute("UPDATE pipeline_jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = '" + jobId + "'");
+    app.vertx().eventBus().<JsonObject>request(Addresses.PIPELINE_SWEEP, new JsonObject()).await();
+    app.db().execute("UPDATE pipeline_jobs SET run_after = now() WHERE id = '" + jobId + "'");
+  }
+
   static Answer head(ContractWorker w, String path, String claim) {
     return w.call(HttpMethod.HEAD, path, tus(claim), null);
   }
@@ -260,8 +274,7 @@ class ResumableOutputTest extends WithSignedInApp {
   void aPatchAfterTheJobWasCancelledIsJobTerminalAndLeavesNoBytes() throws Exception {
     Claimed c = claimed("cancelled");
     ContractWorker w = c.worker();
-    String path = pathOf(create(w, c.id(), c.claim(), 2 * MB));
-    assertThat(patch(w, path, c.claim(), 0, noise((int) MB, 1)).status()).isEqualTo(204);
+    String path = halfSent(w, c.id(), c.claim(), 1);
     assertThat(partials()).anyMatch(n -> n.startsWith(uploadIdOf(path)));
 
     Requests.ask(app.vertx(), Addresses.PIPELINE_QUEUE, QueueActions.CANCEL, new JsonObject().put("jobId", c.id()))
@@ -276,13 +289,10 @@ class ResumableOutputTest extends WithSignedInApp {
   void aPatchWithAStaleClaimIsClaimStaleAndLeavesNoBytes() throws Exception {
     Claimed c = claimed("stale");
     ContractWorker w = c.worker();
-    String path = pathOf(create(w, c.id(), c.claim(), 2 * MB));
-    assertThat(patch(w, path, c.claim(), 0, noise((int) MB, 3)).status()).isEqualTo(204);
+    String path = halfSent(w, c.id(), c.claim(), 3);
 
     // the lease ran out: the sweeper puts the job back, and the same worker claims it again
-    app.db().execute("UPDATE pipeline_jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = '" + c.id() + "'");
-    app.vertx().eventBus().<JsonObject>request(Addresses.PIPELINE_SWEEP, new JsonObject()).await();
-    app.db().execute("UPDATE pipeline_jobs SET run_after = now() WHERE id = '" + c.id() + "'");
+    leaseRanOut(c.id());
     Answer again = w.next();
     assertThat(again.status()).as(again.toString()).isEqualTo(200);
     String newClaim = again.job().getString("claimToken");
@@ -291,11 +301,8 @@ class ResumableOutputTest extends WithSignedInApp {
     assertGone(uploadIdOf(path));
 
     // an upload of the old claim, continued with the new claim, is over as well
-    String older = pathOf(create(w, c.id(), newClaim, 2 * MB));
-    assertThat(patch(w, older, newClaim, 0, noise((int) MB, 5)).status()).isEqualTo(204);
-    app.db().execute("UPDATE pipeline_jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = '" + c.id() + "'");
-    app.vertx().eventBus().<JsonObject>request(Addresses.PIPELINE_SWEEP, new JsonObject()).await();
-    app.db().execute("UPDATE pipeline_jobs SET run_after = now() WHERE id = '" + c.id() + "'");
+    String older = halfSent(w, c.id(), newClaim, 5);
+    leaseRanOut(c.id());
     String third = w.next().job().getString("claimToken");
     assertRefusal(head(w, older, third), 409, "CLAIM_STALE");
     assertGone(uploadIdOf(older));
@@ -305,11 +312,9 @@ class ResumableOutputTest extends WithSignedInApp {
   void anUploadWhoseClaimEndedIsSweptWithoutAnyRequestOnIt() throws Exception {
     Claimed c = claimed("swept");
     ContractWorker w = c.worker();
-    String path = pathOf(create(w, c.id(), c.claim(), 2 * MB));
-    assertThat(patch(w, path, c.claim(), 0, noise((int) MB, 10)).status()).isEqualTo(204);
+    String path = halfSent(w, c.id(), c.claim(), 10);
     Claimed held = claimed("kept");
-    String kept = pathOf(create(held.worker(), held.id(), held.claim(), 2 * MB));
-    assertThat(patch(held.worker(), kept, held.claim(), 0, noise((int) MB, 11)).status()).isEqualTo(204);
+    String kept = halfSent(held.worker(), held.id(), held.claim(), 11);
 
     // the worker gives the job back and never asks about its upload again
     assertThat(w.release(c.id(), c.claim()).status()).isEqualTo(200);
@@ -325,8 +330,7 @@ class ResumableOutputTest extends WithSignedInApp {
   void anotherWorkersTokenFindsNoUploadAndChangesNothing() throws Exception {
     Claimed c = claimed("owner");
     Claimed other = claimed("intruder");
-    String path = pathOf(create(c.worker(), c.id(), c.claim(), 2 * MB));
-    assertThat(patch(c.worker(), path, c.claim(), 0, noise((int) MB, 7)).status()).isEqualTo(204);
+    String path = halfSent(c.worker(), c.id(), c.claim(), 7);
 
     // creating an upload for a job one does not hold: the plain output's answer
     assertRefusal(create(other.worker(), c.id(), other.claim(), MB), 409, "CLAIM_STALE");

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.CuttableProxy;
 import io.shotstash.testing.Folders;
-import io.shotstash.testing.TestApp;
+import io.shotstash.testing.NoiseFiles;
+import io.shotstash.testing.WithSignedInApp;
 import io.tus.java.client.ProtocolException;
 import io.tus.java.client.TusClient;
 import io.tus.java.client.TusURLMemoryStore;
@@ -13,18 +14,12 @@ import io.tus.java.client.TusUploader;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,17 +33,15 @@ import org.junit.jupiter.api.Timeout;
  * exactly one library file.
  */
 @Timeout(600)
-class TusResumeTest {
+class TusResumeTest extends WithSignedInApp {
   static final long MB = 1L << 20;
-  static TestApp app;
   static String editor;
   static String folder;
   static CuttableProxy proxy;
 
   @BeforeAll
   static void start() throws IOException {
-    app = TestApp.start(Map.of("SHOTSTASH_MAX_UPLOAD_MB", "300"));
-    String admin = app.setupAndLogin();
+    startSignedIn(Map.of("SHOTSTASH_MAX_UPLOAD_MB", "300"));
     editor = app.createAndLogin(admin, "eve", "editor", "editor password 123");
     folder = Folders.create(app.client(), editor, "Rushes");
     proxy = new CuttableProxy(app.port());
@@ -57,29 +50,11 @@ class TusResumeTest {
   @AfterAll
   static void stop() {
     proxy.close();
-    app.close();
   }
 
   /** {@code size} bytes of seeded noise in a temporary file. */
   static Path noise(long size, long seed) throws IOException {
-    Path file = Files.createTempFile("tus-", ".bin");
-    Random random = new Random(seed);
-    byte[] block = new byte[1 << 20];
-    try (OutputStream out = Files.newOutputStream(file)) {
-      for (long left = size; left > 0; left -= block.length) {
-        random.nextBytes(block);
-        out.write(block, 0, (int) Math.min(block.length, left));
-      }
-    }
-    return file;
-  }
-
-  static String sha256(Path file) throws Exception {
-    MessageDigest digest = MessageDigest.getInstance("SHA-256");
-    try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
-      in.transferTo(OutputStream.nullOutputStream());
-    }
-    return HexFormat.of().formatHex(digest.digest());
+    return NoiseFiles.write(Files.createTempFile("tus-", ".bin"), size, seed);
   }
 
   static TusUpload tusUpload(Path file, String name) throws IOException {
@@ -156,7 +131,7 @@ class TusResumeTest {
     assertThat(app.db().number("SELECT size FROM media_files WHERE id = '" + fileId + "'"))
         .isEqualTo(Files.size(original));
     Path stored = app.dataDir().resolve("media").resolve("originals").resolve(fileId);
-    assertThat(sha256(stored)).isEqualTo(sha256(original));
+    assertThat(NoiseFiles.sha256(stored)).isEqualTo(NoiseFiles.sha256(original));
     try (Stream<Path> left = Files.list(app.dataDir().resolve("media").resolve("uploads"))) {
       assertThat(left.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".part")).toList())
           .as("no partial bytes left").isEmpty();
