@@ -40,22 +40,12 @@ import java.util.function.UnaryOperator;
  * row go, and the worker hears the contract's 409 ({@code CLAIM_STALE}, {@code JOB_TERMINAL}).
  * Another worker's upload, or one of another job, is 404 as if it did not exist.
  */
-public final class JobOutputTarget implements UploadTarget {
+public record JobOutputTarget(Vertx vertx, Pool pool, Storage storage) implements UploadTarget {
   public static final String NAME = "job-output";
   /** The header the claim token travels in (never a URL). */
   public static final String CLAIM_HEADER = "X-Claim-Token";
   /** The refusals that mean the claim is over: the upload ends with them. */
   private static final Set<String> CLAIM_OVER = Set.of("CLAIM_STALE", "JOB_TERMINAL", "JOB_NOT_FOUND", "FILE_GONE");
-
-  private final Vertx vertx;
-  private final Pool pool;
-  private final Storage storage;
-
-  public JobOutputTarget(Vertx vertx, Pool pool, Storage storage) {
-    this.vertx = vertx;
-    this.pool = pool;
-    this.storage = storage;
-  }
 
   /** The extension an output upload keeps in its file name ({@code output.<ext>}, see {@link #fileName}). */
   static String extension(UploadRow upload) {

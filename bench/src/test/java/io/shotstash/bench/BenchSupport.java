@@ -528,6 +528,22 @@ final class BenchSupport {
     return options;
   }
 
+  /**
+   * A benchmark's options and their defaults, in the order given, from lines {@code name=value}
+   * (an empty value allowed); blank lines and lines starting with {@code #} are comments.
+   */
+  static Map<String, String> defaults(String lines) {
+    Map<String, String> d = new LinkedHashMap<>();
+    for (String line : lines.split("\n")) {
+      String l = line.strip();
+      if (!l.isEmpty() && !l.startsWith("#")) {
+        int eq = l.indexOf('=');
+        d.put(l.substring(0, eq), l.substring(eq + 1));
+      }
+    }
+    return d;
+  }
+
   static Map<String, String> parseOptions(String[] args, Map<String, String> defaults) {
     Map<String, String> given = new HashMap<>(defaults);
     for (String arg : args) {

@@ -6,7 +6,6 @@ import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,39 +24,43 @@ import java.util.Map;
 public final class PipelineBench {
   static final long STARTED = System.nanoTime();
 
-  static final Map<String, String> DEFAULTS = defaults();
-
-  private static Map<String, String> defaults() {
-    Map<String, String> d = new LinkedHashMap<>();
-    d.put("parts", "cycle,latency,idle,stream");
-    d.put("workers", "4,8,16");
-    d.put("jobs", Integer.toString(2 * 16 * JobCycleBench.BUDGET)); // two rounds of 16 HTTP workers, 8 of 4
-    d.put("noisy", "0.4");
-    d.put("warmupSeconds", "120"); // untimed job cycles first: two thirds over HTTP, one third over the bus
-    d.put("cycleReps", "3"); // each worker count measured this many times; medians reported
-    d.put("retryUntil", "480");
-    d.put("latencyCycles", "2000"); // timed cycles of the lone worker, per way: the 20 slowest are above p99
-    d.put("latencyWarmup", "200"); // untimed cycles of the lone worker first, per way
-    d.put("latencyGap", "5"); // ms between inserting the lone worker's job and its claim
-    d.put("wrkSeconds", "10");
-    d.put("wrkThreads", "2");
-    d.put("wrkConnections", "64");
-    d.put("burstWorkers", "100");
-    d.put("busSeconds", "5");
-    d.put("busInFlight", "64");
-    d.put("streamReps", "3");
-    d.put("modes", "http,bus,graphile,graphile-batched,pgbench");
-    d.put("graphileBatched", "batched"); // graphile-drain.js's mode for graphile-batched: batched[:localQueue size[:batch delay ms]]
-    d.put("appJvm", "");
-    d.put("quiet", "0.25");
-    d.put("quietWait", "30");
-    d.put("jar", "target/shotstash.jar");
-    d.put("node", "bench/node");
-    d.put("work", "target/bench-pipeline");
-    d.put("out", "docs/benchmarks.md");
-    d.put("command", "bench/pipeline.sh");
-    return d;
-  }
+  /** The options, each given as {@code --name=value}, and their defaults. */
+  static final Map<String, String> DEFAULTS = BenchSupport.defaults("""
+      parts=cycle,latency,idle,stream
+      workers=4,8,16
+      # two rounds of 16 HTTP workers, 8 of 4
+      jobs=%d
+      noisy=0.4
+      # untimed job cycles first: two thirds over HTTP, one third over the bus
+      warmupSeconds=120
+      # each worker count measured this many times; medians reported
+      cycleReps=3
+      retryUntil=480
+      # timed cycles of the lone worker, per way: the 20 slowest are above p99
+      latencyCycles=2000
+      # untimed cycles of the lone worker first, per way
+      latencyWarmup=200
+      # ms between inserting the lone worker's job and its claim
+      latencyGap=5
+      wrkSeconds=10
+      wrkThreads=2
+      wrkConnections=64
+      burstWorkers=100
+      busSeconds=5
+      busInFlight=64
+      streamReps=3
+      modes=http,bus,graphile,graphile-batched,pgbench
+      # graphile-drain.js's mode for graphile-batched: batched[:localQueue size[:batch delay ms]]
+      graphileBatched=batched
+      appJvm=
+      quiet=0.25
+      quietWait=30
+      jar=target/shotstash.jar
+      node=bench/node
+      work=target/bench-pipeline
+      out=docs/benchmarks.md
+      command=bench/pipeline.sh
+      """.formatted(2 * 16 * JobCycleBench.BUDGET));
 
   private PipelineBench() {}
 

@@ -18,16 +18,8 @@ import java.util.function.UnaryOperator;
  * the person who created the upload may use it (anyone else gets 404); the route checks the account
  * level (editors and up) first, as the plain upload does.
  */
-public final class LibraryTarget implements UploadTarget {
+public record LibraryTarget(Vertx vertx, Storage storage) implements UploadTarget {
   public static final String NAME = "library";
-
-  private final Vertx vertx;
-  private final Storage storage;
-
-  public LibraryTarget(Vertx vertx, Storage storage) {
-    this.vertx = vertx;
-    this.storage = storage;
-  }
 
   @Override
   public String name() {
