@@ -38,11 +38,11 @@ public final class PartialFiles {
   /**
    * Bytes of a PATCH between two forces behind its stream ({@link FlushBehind}): its 204 waits for
    * its bytes to be on disk, and a client sends its next PATCH only after that 204, so what is left
-   * to force at the end is time the connection stands idle. 16 MiB: a PATCH of 64 MiB (a common
-   * piece size) leaves a quarter of it to the end, where a force every 64 MiB, as the plain upload
-   * does over one long body, would leave all of it.
+   * to force at the end is time the connection stands idle. 8 MiB: of 4, 8, 16 and 32 MiB, the
+   * fastest tus upload of 1 GiB in 64 MiB pieces (docs/benchmarks.md); a force every 64 MiB, as the
+   * plain upload does over one long body, would leave a whole 64 MiB piece to the end.
    */
-  static final long FLUSH_EVERY = 16L << 20;
+  static final long FLUSH_EVERY = 8L << 20;
 
   private final Vertx vertx;
   private final Path folder;
