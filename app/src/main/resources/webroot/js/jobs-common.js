@@ -1,6 +1,7 @@
 // What the jobs view's modules share: the signed-in person, who may do what, the status region, and
 // how a refusal is said.
 import { ApiError, atLeast } from './api.js';
+import { ago } from './ui.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -30,4 +31,13 @@ export function problem(e) {
     return 'Your session has ended. Sign in again to go on.';
   }
   return e instanceof ApiError ? e.describe() : 'Something went wrong.';
+}
+
+/** A kind as the select shows it: whether a worker serves it now, served it once, or never did. */
+export function kindLabel(k) {
+  if (k.live) {
+    return k.name;
+  }
+  // an <option> holds text only: the time as words ("3 hours ago"), not a <time> element
+  return k.workerSeenAt ? `${k.name} (no live worker, last seen ${ago(k.workerSeenAt)})` : `${k.name} (no live worker yet)`;
 }

@@ -4,8 +4,9 @@
 // view older (lower seq) than the one shown is ignored.
 import { gql } from './api.js';
 import { GraphqlSocket } from './graphql-ws.js';
-import { ago, bytes, confirmDialog, count, h, joined, say, when } from './ui.js';
-import { $, canChange, JOB, problem, STATE_TEXT, statusRegion } from './jobs-common.js';
+import { bytes, confirmDialog, count, h, joined, say, when } from './ui.js';
+import { $, canChange, JOB, kindLabel, problem, STATE_TEXT, statusRegion } from './jobs-common.js';
+import { loadAllKinds, processFolderForm } from './jobs-folders.js';
 import { setUploadFolders } from './jobs-upload.js';
 
 const VERSION = 'id kind mimeType ext size attempt jobId createdAt downloadUrl';
@@ -13,21 +14,12 @@ const FILE = `id name mimeType size folderId createdAt downloadUrl processedVers
 const LIBRARY = `{ folders { id name parentId createdAt files { ${FILE} } } }`;
 const FINAL = new Set(['done', 'failed', 'cancelled']);
 
-// A folder processed with fewer new jobs than this is read again at once, to show them (each is followed
-// live); more are left to the Refresh button, so one click never opens thousands of subscriptions.
-const REDRAW_UP_TO = 200;
-
 const state = {
   folders: [],
   files: new Map(),
   jobs: new Map(),
   subscriptions: new Map(),
   kinds: new Map(),
-  // every kind (for Process folder), once read; and, per folder, the last Process folder's choice
-  // ({kind, subfolders}) and what it did, kept across redraws
-  allKinds: null,
-  choices: new Map(),
-  processed: new Map(),
 };
 
 const socket = new GraphqlSocket({
@@ -184,15 +176,6 @@ function versionsElement(file) {
     joined([v.mimeType, bytes(v.size), ['made ', when(v.createdAt)]]))));
 }
 
-/** A kind as the select shows it: whether a worker serves it now, served it once, or never did. */
-export function kindLabel(k) {
-  if (k.live) {
-    return k.name;
-  }
-  // an <option> holds text only: the time as words ("3 hours ago"), not a <time> element
-  return k.workerSeenAt ? `${k.name} (no live worker, last seen ${ago(k.workerSeenAt)})` : `${k.name} (no live worker yet)`;
-}
-
 /** Whether the file already has a processed version of this kind (queueing it again makes another). */
 function hasVersionOf(file, kind) {
   return (file.processedVersions || []).some((v) => v.kind === kind);
@@ -280,76 +263,12 @@ async function refreshFile(fileId) {
   }
 }
 
-// ---------------------------------------------------------------- a whole folder (enqueueFolder)
-
-/** What enqueueFolder did, as a sentence. */
-export function processedText(r) {
-  const parts = [`Queued ${count(r.queued, 'job')}`,
-    `skipped ${count(r.skipped, 'file')} already queued or running`];
-  if (r.notApplicable) {
-    parts.push(`${count(r.notApplicable, 'file')} the kind does not take`);
-  }
-  return `${parts.join('; ')}.`;
-}
-
-function processFolderForm(folder) {
-  if (!canChange()) {
-    return null;
-  }
-  const kinds = state.allKinds;
-  const selectId = `process-kind-${folder.id}`;
-  const subId = `process-sub-${folder.id}`;
-  const select = h('select', { id: selectId, name: 'kind', class: 'kind' },
-    (kinds || []).map((k) => h('option', { value: k.name }, kindLabel(k))));
-  const sub = h('input', { type: 'checkbox', id: subId, name: 'includeSubfolders', class: 'subfolders' });
-  const choice = state.choices.get(folder.id);
-  if (choice && (kinds || []).some((k) => k.name === choice.kind)) {
-    select.value = choice.kind;
-    sub.checked = choice.subfolders;
-  }
-  const button = h('button', { type: 'submit', class: 'secondary process', disabled: !kinds || !kinds.length },
-    'Process folder');
-  const result = h('p', { class: 'process-result', id: `process-result-${folder.id}` },
-    state.processed.get(folder.id) || '');
-  const form = h('form', { class: 'process-folder', 'aria-label': `Process every file of ${folder.name}` },
-    h('div', { class: 'field' }, h('label', { for: selectId }, 'Process every file as'), select),
-    h('div', { class: 'field check' }, sub, h('label', { for: subId }, 'Include sub-folders')),
-    button, result);
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (!select.value) {
-      return;
-    }
-    button.disabled = true;
-    state.choices.set(folder.id, { kind: select.value, subfolders: sub.checked });
-    result.textContent = 'Queueing…';
-    try {
-      const data = await gql('mutation($f: ID!, $k: String!, $s: Boolean!) { enqueueFolder(folderId: $f, kind: $k, '
-        + 'includeSubfolders: $s) { queued skipped notApplicable } }', { f: folder.id, k: select.value, s: sub.checked });
-      const r = data.enqueueFolder;
-      const text = `${select.value}: ${processedText(r)}${r.queued > REDRAW_UP_TO ? ' Refresh to see the new jobs.' : ''}`;
-      state.processed.set(folder.id, text);
-      result.textContent = text;
-      say(statusRegion(), `${folder.name}: ${text}`);
-      if (r.queued > 0 && r.queued <= REDRAW_UP_TO) {
-        await loadLibrary(false);
-      }
-    } catch (e) {
-      result.textContent = '';
-      say(statusRegion(), `Could not process ${folder.name}: ${problem(e)}`, 'error');
-    } finally {
-      button.disabled = false; // a redraw replaced this form with a fresh one; without one, this is the form
-    }
-  });
-  return form;
-}
-
 // ---------------------------------------------------------------- the library
 
 function folderElement(folder, children) {
   const files = folder.files || [];
   const body = h('div', { class: 'folder-body' },
-    processFolderForm(folder),
+    processFolderForm(folder, () => loadLibrary(false)),
     files.length ? files.map(fileElement) : h('p', { class: 'empty' }, 'No files in this folder.'),
     children.map((c) => folderElement(c, childrenOf(c.id))));
   return h('details', { class: 'folder', open: true, 'data-folder-id': folder.id },
@@ -367,27 +286,6 @@ function renderLibrary() {
     : [h('p', { class: 'empty' }, 'No folders yet.')]));
   for (const file of state.files.values()) {
     renderJobs(file);
-  }
-}
-
-/** Every kind, for the Process folder forms (read once; a kind registered later shows after a reload). */
-async function loadAllKinds() {
-  if (!canChange() || state.allKinds || !state.folders.length) {
-    return;
-  }
-  try {
-    const data = await gql('{ pipelineKinds { name live builtin workerSeenAt } }');
-    state.allKinds = data.pipelineKinds;
-  } catch (e) {
-    say(statusRegion(), `Could not read the kinds: ${problem(e)}`, 'error');
-    return;
-  }
-  for (const folder of state.folders) {
-    const old = document.querySelector(`details[data-folder-id="${folder.id}"] > .folder-body > form.process-folder`);
-    const fresh = processFolderForm(folder);
-    if (old && fresh) {
-      old.replaceWith(fresh);
-    }
   }
 }
 
@@ -451,7 +349,7 @@ export async function loadLibrary(announce = true) {
     if (announce) {
       say(statusRegion(), `${count(state.folders.length, 'folder')}, ${count(state.files.size, 'file')}.`);
     }
-    await Promise.all([loadAllKinds(), loadKinds()]);
+    await Promise.all([loadAllKinds(state.folders, () => loadLibrary(false)), loadKinds()]);
   } catch (e) {
     say(statusRegion(), problem(e), 'error');
   }

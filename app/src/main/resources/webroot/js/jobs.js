@@ -1,14 +1,14 @@
 // The jobs view (/admin/jobs): four tabs, each drawn by its own module: Dashboard (jobs-dashboard.js,
 // administrators), Jobs (jobs-table.js), Workers (jobs-workers.js, administrators) and Files
-// (jobs-files.js, with uploads in jobs-upload.js). This module keeps the address: ?tab=…&status=…&kind=…&worker=…&file=…&page=…, so
+// (jobs-files.js, with uploads in jobs-upload.js and Process folder in jobs-folders.js). This module keeps the address: ?tab=…&status=…&kind=…&worker=…&file=…&page=…, so
 // a link reproduces a view; each change of tab, filter or page is a history step, and Back and
 // Forward walk them. Someone who may not use a tab is not shown it, and an address naming it opens
 // their first tab instead.
 import { gql } from './api.js';
 import { mountHeader, say } from './ui.js';
-import { $, isAdmin, problem, session, statusRegion } from './jobs-common.js';
+import { $, isAdmin, kindLabel, problem, session, statusRegion } from './jobs-common.js';
 import { loadDashboard } from './jobs-dashboard.js';
-import { applyJob, connectLive, kindLabel, loadLibrary } from './jobs-files.js';
+import { applyJob, connectLive, loadLibrary } from './jobs-files.js';
 import { filtersOfForm, loadJobs } from './jobs-table.js';
 import { loadWorkers } from './jobs-workers.js';
 import { mountUploads } from './jobs-upload.js';

@@ -47,7 +47,7 @@ final class PagesRoutes {
       "js/graphql-ws.js", "js/login.js", "js/members.js", "js/members-keyboard.js", "js/purge-log.js", "js/jobs.js",
       "js/jobs-common.js", "js/jobs-files.js", "js/jobs-dashboard.js", "js/jobs-table.js", "js/jobs-workers.js",
       "js/charts.js", "js/members-bulk.js", "js/members-cards.js", "js/members-parts.js", "js/members-table.js",
-      "js/members-tabs.js", "js/members-url.js", "js/jobs-upload.js",
+      "js/members-tabs.js", "js/members-url.js", "js/jobs-upload.js", "js/jobs-folders.js",
       // tus-js-client 4.3.1 from npm (dist/tus.min.js as published), served with its licence
       "vendor/tus.min.js", "vendor/tus-js-client-LICENSE.txt");
   static final String JOBS_PATH = "/admin/jobs";
