@@ -17,7 +17,6 @@ args=()
 for a in "$@"; do
   case "$a" in
     --rounds=*) rounds="${a#--rounds=}" ;;
-    --out=-) args+=("--out=/dev/null") ;;
     *) args+=("$a") ;;
   esac
 done

@@ -478,6 +478,11 @@ final class BenchSupport {
 
   /** Replaces this benchmark's {@code ## } section (up to the next {@code ## } heading), or appends it; other sections stay. */
   static void replaceSection(Path file, String heading, String section) throws IOException {
+    if (Files.exists(file) && !Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      // the section is written to a temporary file renamed over this one: never over a device such
+      // as /dev/null (that once replaced the machine's /dev/null with a plain file)
+      throw new IllegalArgumentException("not a regular file, so not written: " + file);
+    }
     String text = Files.exists(file) ? Files.readString(file)
         : "# Benchmarks\n\nMeasured figures, each with its machine, its command and the date"
             + " (TESTING.md → Benchmarks; `bench/README.md` says how to run each).\n";

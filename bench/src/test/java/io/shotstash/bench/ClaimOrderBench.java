@@ -443,7 +443,9 @@ public final class ClaimOrderBench {
       md.append("\nThe claims' median during the folder is to be read beside the median of 1 caller a statement"
           + " above (same connection, same statement).\n");
     }
-    BenchSupport.replaceSection(Path.of(o.get("out")), SECTION, md.toString());
+    if (!o.get("out").equals("-")) { // --out=-: print only
+      BenchSupport.replaceSection(Path.of(o.get("out")), SECTION, md.toString());
+    }
     System.out.print(md);
   }
 
