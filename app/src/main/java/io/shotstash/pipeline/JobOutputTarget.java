@@ -115,11 +115,7 @@ public record JobOutputTarget(Vertx vertx, Pool pool, Storage storage) implement
     String key = Storage.versionKey(versionId, extension(upload));
     return claimOf(upload).compose(claim -> claim == null
         ? Future.failedFuture(new Ended(PipelineErrors.jobNotFound()))
-        : storage.adopt(bytes, key).compose(written -> {
-          if (written.size() != upload.length()) {
-            return Future.failedFuture(new IllegalStateException("output upload " + upload.id() + " finished with "
-                + written.size() + " bytes, not its Upload-Length " + upload.length()));
-          }
+        : storage.adopt(bytes, key).compose(adopted -> UploadTarget.whole(upload, adopted)).compose(written -> {
           JsonObject call = new JsonObject().put("workerId", upload.ownerId()).put("jobId", claim.jobId())
               .put("claimTokenHash", HexFormat.of().formatHex(claim.tokenHash())).put("versionId", versionId)
               .put("storageKey", key).put("mimeType", upload.mimeType()).put("ext", extension(upload))

@@ -9,12 +9,14 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -303,9 +305,9 @@ final class StreamBench {
   private String tusUpload(AppProcess app, List<Path> pieces) throws Exception {
     phase = "upload";
     String base64 =
-        java.util.Base64.getEncoder().encodeToString("big-tus.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Base64.getEncoder().encodeToString("big-tus.bin".getBytes(StandardCharsets.UTF_8));
     String folder =
-        java.util.Base64.getEncoder().encodeToString(app.folderId().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Base64.getEncoder().encodeToString(app.folderId().getBytes(StandardCharsets.UTF_8));
     Path headers = work.resolve("tus-headers.txt");
     String auth = "Authorization: Bearer " + app.adminToken;
     startCpu();

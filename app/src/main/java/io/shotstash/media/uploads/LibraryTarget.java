@@ -52,20 +52,15 @@ public record LibraryTarget(Vertx vertx, Storage storage) implements UploadTarge
   public Future<String> finish(UploadRow upload, Path bytes) {
     String fileId = upload.resultId();
     String key = Storage.originalKey(fileId);
-    return storage.adopt(bytes, key).compose(written -> {
-      if (written.size() != upload.length()) {
-        return Future.failedFuture(new IllegalStateException("upload " + upload.id() + " finished with "
-            + written.size() + " bytes, not its Upload-Length " + upload.length()));
-      }
-      return Requests.ask(vertx, Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.FILE,
-          new JsonObject().put("id", fileId).put("includeTrashed", true)).map(fileId)
-          .recover(err -> ApiError.from(err) != null && ApiError.from(err).status() == 404
-              ? Requests.ask(vertx, Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.CREATE_FILE,
-                  new JsonObject().put("id", fileId).put("folderId", upload.folderId()).put("name", upload.fileName())
-                      .put("mimeType", upload.mimeType()).put("size", written.size()).put("storageKey", key)
-                      .put("personId", upload.ownerId()))
-                  .map(fileId)
-              : Future.failedFuture(err));
-    });
+    return storage.adopt(bytes, key).compose(adopted -> UploadTarget.whole(upload, adopted))
+        .compose(written -> Requests.ask(vertx, Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.FILE,
+            new JsonObject().put("id", fileId).put("includeTrashed", true)).map(fileId)
+            .recover(err -> ApiError.from(err) != null && ApiError.from(err).status() == 404
+                ? Requests.ask(vertx, Addresses.MEDIA_LIBRARY, LibraryVerticle.Actions.CREATE_FILE,
+                    new JsonObject().put("id", fileId).put("folderId", upload.folderId()).put("name", upload.fileName())
+                        .put("mimeType", upload.mimeType()).put("size", written.size()).put("storageKey", key)
+                        .put("personId", upload.ownerId()))
+                    .map(fileId)
+                : Future.failedFuture(err)));
   }
 }

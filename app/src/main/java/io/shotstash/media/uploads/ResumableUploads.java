@@ -19,6 +19,9 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -111,7 +114,7 @@ public final class ResumableUploads {
     UUID folder = request.folderId() == null ? null : UUID.fromString(request.folderId());
     return t.admitNew(caller, header, request).compose(v -> pool.withTransaction(tx -> tx
         .preparedQuery(UploadSql.INSERT)
-        .execute(Tuple.tuple(java.util.Arrays.asList(UUID.fromString(Ids.uuid7()), t.name(),
+        .execute(Tuple.tuple(Arrays.asList(UUID.fromString(Ids.uuid7()), t.name(),
             UUID.fromString(ownerId), folder, request.name(), request.mediaType(), request.length(),
             UUID.fromString(Ids.uuid7()), expiryHours)))
         .compose(rows -> {
@@ -209,7 +212,7 @@ public final class ResumableUploads {
   public Future<Integer> sweep() {
     return pool.withTransaction(tx -> tx.query(UploadSql.SWEEP_EXPIRED).execute())
         .compose(rows -> {
-          java.util.List<Future<Void>> removed = new java.util.ArrayList<>();
+          List<Future<Void>> removed = new ArrayList<>();
           for (Row r : rows) {
             removed.add(files.delete(r.getUUID("id").toString()));
           }
@@ -221,10 +224,10 @@ public final class ResumableUploads {
 
   /** The uploads every target says are over, each removed under its lock (one a request holds is that request's to remove). */
   private Future<Integer> sweepOver() {
-    java.util.List<Future<Integer>> swept = new java.util.ArrayList<>();
+    List<Future<Integer>> swept = new ArrayList<>();
     for (UploadTarget t : targets.values()) {
       swept.add(t.over(SWEEP_OVER_LIMIT).compose(ids -> {
-        java.util.List<Future<Boolean>> removed = ids.stream().map(this::remove).toList();
+        List<Future<Boolean>> removed = ids.stream().map(this::remove).toList();
         return Future.all(removed).map(all -> (int) removed.stream().filter(Future::result).count());
       }));
     }

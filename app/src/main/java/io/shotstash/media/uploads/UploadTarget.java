@@ -2,6 +2,7 @@ package io.shotstash.media.uploads;
 
 import io.shotstash.auth.Actor;
 import io.shotstash.bus.ApiError;
+import io.shotstash.media.Storage;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
 import java.nio.file.Path;
@@ -75,4 +76,17 @@ public interface UploadTarget {
    * second one, and accept that {@code bytes} was already moved.
    */
   Future<String> finish(UploadRow upload, Path bytes);
+
+  /**
+   * {@code adopted} (the finished bytes, moved to where they belong) when it holds exactly the
+   * upload's {@code Upload-Length}; what every target's {@link #finish} checks before it records the
+   * result.
+   */
+  static Future<Storage.Written> whole(UploadRow upload, Storage.Written adopted) {
+    if (adopted.size() != upload.length()) {
+      return Future.failedFuture(new IllegalStateException("upload " + upload.id() + " finished with "
+          + adopted.size() + " bytes, not its Upload-Length " + upload.length()));
+    }
+    return Future.succeededFuture(adopted);
+  }
 }
