@@ -10,10 +10,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
@@ -24,7 +22,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -43,17 +40,10 @@ public final class ResumableUploads {
   private static final String UPLOAD_BUSY = "upload_busy";
   /** The most uploads each target hands a sweep as over. */
   private static final int SWEEP_OVER_LIMIT = 500;
-  /**
-   * Lock sessions kept open on this node: PATCHes, DELETEs and finishes at the same time beyond
-   * this each open a session of their own for the request.
-   */
-  static final int LOCK_SESSIONS = 16;
 
   private final Vertx vertx;
   private final Pool pool;
   private final PgConnectOptions lockConnections;
-  /** Sessions for uploads' locks, kept between requests (see {@link #locked}). */
-  private final Pool lockSessions;
   private final PartialFiles files;
   private final Map<String, UploadTarget> targets;
   private final int expiryHours;
@@ -63,14 +53,10 @@ public final class ResumableUploads {
     this.vertx = vertx;
     this.pool = pool;
     this.lockConnections = new PgConnectOptions().setHost(database.host()).setPort(database.port())
-        .setDatabase(database.database()).setUser(database.user()).setCachePreparedStatements(true);
+        .setDatabase(database.database()).setUser(database.user()).setCachePreparedStatements(false);
     if (database.password() != null) {
       lockConnections.setPassword(database.password());
     }
-    this.lockSessions = PgBuilder.pool()
-        .with(new PoolOptions().setName("shotstash-upload-locks").setMaxSize(LOCK_SESSIONS).setMaxWaitQueueSize(0)
-            .setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS))
-        .connectingTo(lockConnections).using(vertx).build();
     this.files = files;
     this.targets = Map.copyOf(targets);
     this.expiryHours = expiryHours;
@@ -167,6 +153,11 @@ public final class ResumableUploads {
         }
         long max = ((PatchRule.Accept) decision).maxBytes();
         accepted.run();
+        if (offset == row.length()) {
+          // nothing to write (the rule accepts no byte past the length): the empty body is still read,
+          // or the request would stay paused and the next one on its keep-alive connection never be read
+          body.resume();
+        }
         if (row.completed()) {
           return Future.succeededFuture(new Patched(row.length(), row.expiresAt(), row.resultId()));
         }
@@ -299,28 +290,16 @@ public final class ResumableUploads {
   }
 
   /**
-   * Runs {@code work} holding upload {@code id}'s lock on a session of its own; 409 {@code
-   * upload_busy} at once when another request holds it. Work that fails with {@link
-   * UploadTarget.Ended} removes the upload before the refusal is answered.
+   * Runs {@code work} holding upload {@code id}'s lock, on a connection of its own (closing it frees
+   * the lock, whatever happened); 409 {@code upload_busy} at once when another request holds it. Work
+   * that fails with {@link UploadTarget.Ended} removes the upload before the refusal is answered.
    *
-   * <p>The session comes from {@link #lockSessions}, kept open between requests: opening a PostgreSQL
-   * session costs about as much as the rest of an empty PATCH (measured: docs/benchmarks.md, the tus
-   * upload). A session goes back with all its advisory locks released ({@link UploadSql#UNLOCK_ALL}):
-   * it holds one upload's lock at a time, so nothing else is let go, and should that release ever
-   * fail on a live session the next use of the session releases it. A session that dies frees its
-   * locks by itself. When all {@link #LOCK_SESSIONS} are in use, the request opens one of its own and
-   * closes it after, as a long PATCH must never wait for another to end.
+   * <p>The connection is opened here, on the caller's event loop, so the request's body stream and
+   * its lock's statements answer on one loop (docs/operations.md: why not a pool of lock sessions).
    */
   private <T> Future<T> locked(String id, Function<SqlConnection, Future<T>> work) {
-    return lockSessions.getConnection().transform(borrowed -> {
-      if (borrowed.succeeded()) {
-        SqlConnection conn = borrowed.result();
-        return underLock(conn, id, work).eventually(() -> conn.query(UploadSql.UNLOCK_ALL).execute()
-            .otherwiseEmpty().eventually(conn::close));
-      }
-      return PgConnection.connect(vertx, lockConnections)
-          .compose(conn -> underLock(conn, id, work).eventually(conn::close));
-    });
+    return PgConnection.connect(vertx, lockConnections)
+        .compose(conn -> underLock(conn, id, work).eventually(conn::close));
   }
 
   private <T> Future<T> underLock(SqlConnection conn, String id, Function<SqlConnection, Future<T>> work) {

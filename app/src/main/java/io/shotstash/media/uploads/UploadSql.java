@@ -5,15 +5,13 @@ package io.shotstash.media.uploads;
  * it is.
  *
  * <p><b>The upload's lock</b> is a PostgreSQL session-level advisory lock on (class {@link
- * #LOCK_CLASS}, hash of the upload id), held on a session used by nothing else for as long as one
- * PATCH, HEAD-with-finish or DELETE runs. Why not a row lock ({@code SELECT ... FOR UPDATE}):
+ * #LOCK_CLASS}, hash of the upload id), taken on a connection of its own that lives exactly as long
+ * as one PATCH, HEAD-with-finish or DELETE. Why not a row lock ({@code SELECT ... FOR UPDATE}):
  * a PATCH can stream for an hour, and a transaction open that long holds back vacuum on the whole
  * database; a session lock holds no transaction. Why not an in-node lock: nodes of a cluster share
- * PostgreSQL and the data folder, and two nodes writing one part file would interleave bytes. Why
- * sessions of their own, not the app's pool: a session lock must be released on the session that
- * took it, so these sessions are kept apart and every one goes back with all its advisory locks
- * released ({@link #UNLOCK_ALL}); when a node dies its sessions close and PostgreSQL frees their
- * locks at once ({@code ResumableUploads.locked}).
+ * PostgreSQL and the data folder, and two nodes writing one part file would interleave bytes. Why a
+ * connection of its own, not one from the pool: a lock can then never be left behind in a pooled
+ * connection, and when a node dies its connections close and PostgreSQL frees its locks at once.
  * A lock taken, the holder reads the upload again (it may have been ended or swept meanwhile) and
  * the durable offset from disk: that re-check is what makes a second PATCH at the same offset, one
  * that waited behind the first, answer 409.
@@ -42,12 +40,6 @@ final class UploadSql {
    * for (answer 409 to) the other's unrelated PATCH; it never lets two write one upload.
    */
   static final String TRY_LOCK = "SELECT pg_try_advisory_lock(" + LOCK_CLASS + ", hashtext($1))";
-
-  /**
-   * Before a lock session goes back to its pool: it held one upload's lock, so releasing all of its
-   * advisory locks releases that one, and also any an earlier release failed to.
-   */
-  static final String UNLOCK_ALL = "SELECT pg_advisory_unlock_all()";
 
   /**
    * After a PATCH's bytes and offset file are durable (lock held): mirror the offset, and move the

@@ -259,8 +259,8 @@ class TusUploadHttpTest {
   }
 
   @Test
-  void lockSessionsGoBackReleasedAndPatchesBeyondThePoolOpenSessionsOfTheirOwn() throws Exception {
-    int uploads = 17; // one more than a node keeps lock sessions for (ResumableUploads.LOCK_SESSIONS)
+  void seventeenPatchesAtOnceEachHoldTheirUploadsLockAndLeaveNoneBehind() throws Exception {
+    int uploads = 17;
     byte[] body = bytes(100_000, 7);
     java.util.List<String> paths = new java.util.ArrayList<>();
     java.util.List<Socket> patches = new java.util.ArrayList<>();
@@ -284,9 +284,9 @@ class TusUploadHttpTest {
         s.close();
       }
     }
-    assertThat(uploadLocksHeld()).as("no lock is left on a session back in its pool").isZero();
+    assertThat(uploadLocksHeld()).as("no upload lock is left once the PATCHes are answered").isZero();
     assertThat(app.db().number("SELECT count(*) FROM media_files WHERE name LIKE 'many-%'")).isEqualTo(uploads);
-    // a session back in the pool serves the next upload's lock
+    // and the next upload takes its lock as usual
     String again = created(body.length, "after-many.mp4");
     HttpResponse<Buffer> r = patch(editor, again, 0, body);
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(204);
