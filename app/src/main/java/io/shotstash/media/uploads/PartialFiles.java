@@ -87,39 +87,68 @@ public final class PartialFiles {
   /** The durable offset of upload {@code id}: 0 before its first bytes. */
   public Future<Long> offset(String id) {
     Path file = offsetFile(id);
-    return vertx.executeBlocking(() -> {
-      try {
-        return Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).strip());
-      } catch (NoSuchFileException e) {
-        return 0L;
-      }
-    }, false);
+    return vertx.executeBlocking(() -> readOffset(file), false);
   }
 
   /**
-   * Appends {@code body} after the durable {@code offset}, at most {@code maxBytes}; bytes a failed
-   * earlier PATCH left past the offset are cut off first. A body longer than {@code maxBytes} stops
-   * with {@link Storage.TooLargeException}. A client that goes away stops it too, and what was
+   * Where upload {@code id}'s bytes stand for a PATCH (its lock held): the durable offset, and how
+   * many bytes its part holds (more than the offset when an earlier PATCH failed after writing).
+   */
+  public record Durable(long offset, long partBytes) {}
+
+  /** {@link Durable} of upload {@code id}, read in one go. */
+  public Future<Durable> durable(String id) {
+    Path file = offsetFile(id);
+    Path part = part(id);
+    return syncs.executeBlocking(() -> {
+      long offset = readOffset(file);
+      long partBytes;
+      try {
+        partBytes = Files.size(part);
+      } catch (NoSuchFileException e) {
+        partBytes = 0;
+      }
+      return new Durable(offset, partBytes);
+    }, false);
+  }
+
+  private static long readOffset(Path file) throws IOException {
+    try {
+      return Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).strip());
+    } catch (NoSuchFileException e) {
+      return 0L;
+    }
+  }
+
+  /**
+   * Appends {@code body} after the durable offset ({@code at}), at most {@code maxBytes}, having
+   * declared {@code declared} bytes (-1: unknown; its last stretch is then not forced in small steps,
+   * {@link FlushBehind}); bytes a
+   * failed earlier PATCH left past the offset are cut off first. A body longer than {@code maxBytes}
+   * stops with {@link Storage.TooLargeException}. A client that goes away stops it too, and what was
    * written until then is reported, so the caller can keep it. The body must be paused; this
    * resumes it.
    */
-  public Future<Appended> append(String id, long offset, ReadStream<Buffer> body, long maxBytes) {
+  public Future<Appended> append(String id, Durable at, ReadStream<Buffer> body, long maxBytes, long declared) {
     Path part = part(id);
-    return syncs.<Void>executeBlocking(() -> {
-      try (FileChannel channel = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-        if (channel.size() < offset) {
-          throw new IllegalStateException("upload " + id + " holds " + channel.size() + " bytes, less than its "
-              + "durable offset " + offset + ": the file system lost forced bytes");
-        }
+    long offset = at.offset();
+    if (at.partBytes() < offset) {
+      return Future.failedFuture(new IllegalStateException("upload " + id + " holds " + at.partBytes()
+          + " bytes, less than its durable offset " + offset + ": the file system lost forced bytes"));
+    }
+    // the usual case (the part ends at the offset) needs no trip to a worker thread before the open
+    Future<Void> cut = at.partBytes() == offset ? Future.succeededFuture() : syncs.<Void>executeBlocking(() -> {
+      try (FileChannel channel = FileChannel.open(part, StandardOpenOption.WRITE)) {
         channel.truncate(offset);
       }
       return null;
-    }, false)
-        .compose(v -> vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreate(false)
+    }, false);
+    return cut
+        .compose(v -> vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreate(true)
             .setTruncateExisting(false)))
         .compose(file -> {
           file.setWritePos(offset);
-          FlushBehind flush = new FlushBehind(syncs, part, FLUSH_EVERY, nanos -> {});
+          FlushBehind flush = new FlushBehind(syncs, part, FLUSH_EVERY, declared, nanos -> {});
           return pump(body, file, maxBytes, flush).compose(done -> file.close().map(done),
               err -> file.close().transform(x -> Future.failedFuture(err)))
               .compose(done -> flush.settled().map(done));

@@ -6,14 +6,13 @@ import io.shotstash.bus.ApiError;
 import io.shotstash.config.Config;
 import io.shotstash.metrics.DomainMetrics;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.streams.ReadStream;
-import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
@@ -41,22 +40,16 @@ public final class ResumableUploads {
   /** The most uploads each target hands a sweep as over. */
   private static final int SWEEP_OVER_LIMIT = 500;
 
-  private final Vertx vertx;
   private final Pool pool;
-  private final PgConnectOptions lockConnections;
+  private final UploadLocks locks;
   private final PartialFiles files;
   private final Map<String, UploadTarget> targets;
   private final int expiryHours;
 
   public ResumableUploads(Vertx vertx, Pool pool, Config.DatabaseUrl database, PartialFiles files,
       Map<String, UploadTarget> targets, int expiryHours) {
-    this.vertx = vertx;
     this.pool = pool;
-    this.lockConnections = new PgConnectOptions().setHost(database.host()).setPort(database.port())
-        .setDatabase(database.database()).setUser(database.user()).setCachePreparedStatements(false);
-    if (database.password() != null) {
-      lockConnections.setPassword(database.password());
-    }
+    this.locks = new UploadLocks(vertx, database);
     this.files = files;
     this.targets = Map.copyOf(targets);
     this.expiryHours = expiryHours;
@@ -142,8 +135,10 @@ public final class ResumableUploads {
   public Future<Patched> patch(Actor caller, UnaryOperator<String> header, String id, long claimed, long declared,
       ReadStream<Buffer> body, Runnable accepted) {
     return visible(caller, header, id).compose(first -> locked(id, conn -> current(conn, id).compose(row -> {
-      Future<Long> durable = row.completed() ? Future.succeededFuture(row.length()) : files.offset(id);
-      return durable.compose(offset -> {
+      Future<PartialFiles.Durable> durable = row.completed()
+          ? Future.succeededFuture(new PartialFiles.Durable(row.length(), 0)) : files.durable(id);
+      return durable.compose(at -> {
+        long offset = at.offset();
         PatchRule.Decision decision = PatchRule.check(offset, row.length(), claimed, declared);
         if (decision instanceof PatchRule.Conflict c) {
           return Future.failedFuture(ApiError.conflict("offset_mismatch", c.message()).toException());
@@ -154,19 +149,17 @@ public final class ResumableUploads {
         long max = ((PatchRule.Accept) decision).maxBytes();
         accepted.run();
         if (offset == row.length()) {
-          // nothing to write (the rule accepts no byte past the length): the empty body is still read,
-          // or the request would stay paused and the next one on its keep-alive connection never be read
-          body.resume();
+          // nothing to write (the rule accepts no byte past the length); answered once the (empty)
+          // body has ended: answered before, the request stayed paused or still unread, and the next
+          // one on its keep-alive connection was never read
+          Future<Patched> nothing = row.completed()
+              ? Future.succeededFuture(new Patched(row.length(), row.expiresAt(), row.resultId()))
+              // every byte is durable but the upload was not finished (a crash between the last offset
+              // and its finish, the part maybe moved already): finish it
+              : finish(conn, row).map(resultId -> new Patched(offset, row.expiresAt(), resultId));
+          return nothing.compose(p -> drained(body).map(p));
         }
-        if (row.completed()) {
-          return Future.succeededFuture(new Patched(row.length(), row.expiresAt(), row.resultId()));
-        }
-        if (offset == row.length()) {
-          // every byte is durable but the upload was not finished (a crash between the last offset and
-          // its finish, the part maybe moved already): finish it, nothing to write
-          return finish(conn, row).map(resultId -> new Patched(offset, row.expiresAt(), resultId));
-        }
-        return files.append(id, offset, body, max).compose(appended -> {
+        return files.append(id, at, body, max, declared).compose(appended -> {
           if (!appended.keep()) {
             return Future.failedFuture(appended.stoppedBy());
           }
@@ -174,9 +167,7 @@ public final class ResumableUploads {
           // the target again, now that the bytes are in (a worker's claim may have ended meanwhile):
           // an upload that is over is removed with them rather than counted
           return target(row.target()).admit(caller, header, row)
-              .compose(v -> files.commit(id, now))
-              .compose(v -> conn.preparedQuery(UploadSql.RECORD_OFFSET)
-                  .execute(Tuple.of(UUID.fromString(id), now, expiryHours)))
+              .compose(v -> recordOffset(conn, id, now))
               .compose(rows -> {
                 UploadRow recorded = UploadRow.of(rows.iterator().next());
                 Future<String> result = now == row.length() ? finish(conn, recorded) : Future.succeededFuture(null);
@@ -187,6 +178,29 @@ public final class ResumableUploads {
         });
       });
     })));
+  }
+
+  /**
+   * Makes {@code offset} upload {@code id}'s durable offset (the offset file, {@link PartialFiles#commit})
+   * and mirrors it in its row (moving the expiry on), both at once: only the file is ever read for an
+   * offset, so a row ahead of it (the file's commit failed) misleads nobody. Done once both are
+   * over, failed or not, so the lock is never freed while the file is still being written.
+   */
+  private Future<RowSet<Row>> recordOffset(SqlConnection conn, String id, long offset) {
+    Future<Void> durable = files.commit(id, offset);
+    Future<RowSet<Row>> mirrored =
+        conn.preparedQuery(UploadSql.RECORD_OFFSET).execute(Tuple.of(UUID.fromString(id), offset, expiryHours));
+    return Future.join(durable, mirrored).map(both -> mirrored.result());
+  }
+
+  /** Once {@code body}, which brings no byte this upload takes, has ended (any bytes are dropped). */
+  private static Future<Void> drained(ReadStream<Buffer> body) {
+    Promise<Void> ended = Promise.promise();
+    body.handler(chunk -> {});
+    body.exceptionHandler(ended::tryFail);
+    body.endHandler(v -> ended.tryComplete());
+    body.resume();
+    return ended.future();
   }
 
   /** DELETE (termination): the row and the bytes go; a finished upload's result stays where it went. */
@@ -290,26 +304,16 @@ public final class ResumableUploads {
   }
 
   /**
-   * Runs {@code work} holding upload {@code id}'s lock, on a connection of its own (closing it frees
-   * the lock, whatever happened); 409 {@code upload_busy} at once when another request holds it. Work
-   * that fails with {@link UploadTarget.Ended} removes the upload before the refusal is answered.
-   *
-   * <p>The connection is opened here, on the caller's event loop, so the request's body stream and
-   * its lock's statements answer on one loop (docs/operations.md: why not a pool of lock sessions).
+   * Runs {@code work} holding upload {@code id}'s lock ({@link UploadLocks}); 409 {@code upload_busy}
+   * at once when another request holds it. Work that fails with {@link UploadTarget.Ended} removes
+   * the upload before the refusal is answered.
    */
   private <T> Future<T> locked(String id, Function<SqlConnection, Future<T>> work) {
-    return PgConnection.connect(vertx, lockConnections)
-        .compose(conn -> underLock(conn, id, work).eventually(conn::close));
+    return locks.holding(id, conn -> work.apply(conn).recover(err -> err instanceof UploadTarget.Ended ended
+        ? removeLocked(conn, id).transform(x -> Future.<T>failedFuture(ended.refusal().toException()))
+        : Future.failedFuture(err)))
+        .recover(err -> err instanceof UploadLocks.Busy ? Future.failedFuture(ApiError.conflict(UPLOAD_BUSY,
+            "Another request is writing this upload; ask HEAD for the offset and go on from there").toException())
+            : Future.failedFuture(err));
   }
-
-  private <T> Future<T> underLock(SqlConnection conn, String id, Function<SqlConnection, Future<T>> work) {
-    return conn.preparedQuery(UploadSql.TRY_LOCK).execute(Tuple.of(id))
-        .compose((RowSet<Row> rows) -> rows.iterator().next().getBoolean(0)
-            ? work.apply(conn).recover(err -> err instanceof UploadTarget.Ended ended
-                ? removeLocked(conn, id).transform(x -> Future.<T>failedFuture(ended.refusal().toException()))
-                : Future.failedFuture(err))
-            : Future.failedFuture(ApiError.conflict(UPLOAD_BUSY,
-                "Another request is writing this upload; ask HEAD for the offset and go on from there").toException()));
-  }
-
 }

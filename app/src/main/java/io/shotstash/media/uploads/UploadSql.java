@@ -5,16 +5,17 @@ package io.shotstash.media.uploads;
  * it is.
  *
  * <p><b>The upload's lock</b> is a PostgreSQL session-level advisory lock on (class {@link
- * #LOCK_CLASS}, hash of the upload id), taken on a connection of its own that lives exactly as long
- * as one PATCH, HEAD-with-finish or DELETE. Why not a row lock ({@code SELECT ... FOR UPDATE}):
- * a PATCH can stream for an hour, and a transaction open that long holds back vacuum on the whole
- * database; a session lock holds no transaction. Why not an in-node lock: nodes of a cluster share
- * PostgreSQL and the data folder, and two nodes writing one part file would interleave bytes. Why a
- * connection of its own, not one from the pool: a lock can then never be left behind in a pooled
- * connection, and when a node dies its connections close and PostgreSQL frees its locks at once.
- * A lock taken, the holder reads the upload again (it may have been ended or swept meanwhile) and
- * the durable offset from disk: that re-check is what makes a second PATCH at the same offset, one
- * that waited behind the first, answer 409.
+ * #LOCK_CLASS}, hash of the upload id), held for exactly one PATCH, HEAD-with-finish or DELETE on a
+ * session kept for upload locks ({@link UploadLocks}). Why not a row lock ({@code SELECT ... FOR
+ * UPDATE}): a PATCH can stream for an hour, and a transaction open that long holds back vacuum on
+ * the whole database; a session lock holds no transaction. Why not an in-node lock: nodes of a
+ * cluster share PostgreSQL and the data folder, and two nodes writing one part file would interleave
+ * bytes. Why sessions apart from the pool: a lock is released ({@link #UNLOCK_ALL}) before its
+ * session is kept for the next request, a session that fails is closed rather than kept, and when
+ * a node dies its sessions close and PostgreSQL frees their locks at once. A lock taken, the holder
+ * reads the upload again (it may have been ended or swept meanwhile) and the durable offset from
+ * disk: that re-check is what makes a second PATCH at the same offset, one that waited behind the
+ * first, answer 409.
  */
 final class UploadSql {
   private UploadSql() {}
@@ -42,11 +43,22 @@ final class UploadSql {
   static final String TRY_LOCK = "SELECT pg_try_advisory_lock(" + LOCK_CLASS + ", hashtext($1))";
 
   /**
-   * After a PATCH's bytes and offset file are durable (lock held): mirror the offset, and move the
-   * expiry on, since the upload is in use.
+   * Before a lock session is kept for the next request: every session-level advisory lock it holds
+   * goes (its upload's lock, and any other), so a kept session never holds one.
+   */
+  static final String UNLOCK_ALL = "SELECT pg_advisory_unlock_all()";
+
+  /**
+   * Once a PATCH's bytes are in (lock held), beside the offset file's commit: mirror the offset, and
+   * move the expiry on, since the upload is in use. This one commit does not wait for PostgreSQL's WAL flush
+   * ({@code synchronous_commit} off for its transaction only, set in the statement): the offset file
+   * is the truth, so a crash that loses this commit loses only a mirror and an expiry one PATCH old,
+   * and the PATCH's answer is not held up by a second fsync. Any later synchronous commit (the
+   * finish's) flushes it too.
    */
   static final String RECORD_OFFSET =
       "UPDATE tus_uploads SET upload_offset = $2, updated_at = now(), expires_at = now() + make_interval(hours => $3) "
+          + "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed "
           + "WHERE id = $1 RETURNING " + COLUMNS;
 
   /** Once its target made the result (lock held); a second call changes nothing. */
