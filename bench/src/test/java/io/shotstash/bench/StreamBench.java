@@ -41,6 +41,19 @@ final class StreamBench {
   /** The size of a tus upload's PATCH (issue #20: 1 GiB in 64 MiB pieces). */
   static final long PIECE = 64L << 20;
   static final String TUS = "app tus upload `PATCH /api/v1/uploads/:id`, 64 MiB pieces";
+  static final String DD_SYNC = "dd write, conv=fdatasync";
+  static final String DD_CACHE = "dd write, no fsync (page cache)";
+  static final String DD_RECYCLED = "dd write, no fsync, into memory freed just before";
+  /**
+   * How long each timed write waits after the last memory was freed. This machine is a virtual
+   * machine whose kernel hands free memory back to its host ("Free page reporting enabled",
+   * virtio-balloon) about 2 s after it is freed; while the host takes a gigabyte back, everything
+   * in the machine slows down (the tus upload's last PATCHes took three times as long as its first
+   * ones when a gigabyte had been deleted just before it started), and a write into memory freed
+   * just before copies several times faster than into memory the host has taken back. 5 s: the
+   * host is done with a gigabyte by then, and every write meets the same machine.
+   */
+  static final long QUIET_MILLIS = 5_000;
 
   /** MB/s (10^6 bytes) of each way, one value per repetition. */
   final Map<String, List<Double>> speeds = new LinkedHashMap<>();
@@ -111,26 +124,27 @@ final class StreamBench {
 
         for (int rep = 1; rep <= reps; rep++) {
           BenchSupport.log("streaming, repetition %d of %d", rep, reps);
-          sync();
-          record("dd write, conv=fdatasync", ddWrite(source, true));
-          // the plain and the tus upload take turns at going first, so neither always meets the disk
-          // with the other's writes still draining
+          quiet();
+          record(DD_SYNC, ddWrite(source, true, DD_SYNC));
+          // the plain and the tus upload take turns at going first
           if (rep % 2 == 0) {
+            quiet();
             Files.deleteIfExists(media.resolve("originals").resolve(tusUpload(app, pieces)));
-            sync();
           }
+          quiet();
           String fileId = upload(app, source);
           String stored = media.resolve("originals").resolve(fileId).toString();
-          sync();
           if (rep % 2 == 1) {
+            quiet();
             Files.deleteIfExists(media.resolve("originals").resolve(tusUpload(app, pieces)));
-            sync();
           }
+          quiet();
           record("nginx download", download("http://127.0.0.1:" + nginxPort + "/originals/" + fileId, null, "nginx"));
           record("app download `GET /media/o/:id`", download(app.baseUrl() + "/media/o/" + fileId,
               "Authorization: Bearer " + app.adminToken, "download"));
-          sync();
-          record("dd write, no fsync (page cache)", ddWrite(source, false));
+          quiet();
+          record(DD_CACHE, ddWrite(source, false, DD_CACHE));
+          record(DD_RECYCLED, ddIntoRecycledMemory(source));
           output(app, worker, source, fileId);
           Files.deleteIfExists(Path.of(stored));
           sync();
@@ -209,9 +223,28 @@ final class StreamBench {
     BenchSupport.must(Duration.ofSeconds(120), "sync");
   }
 
+  /** Before each timed transfer: {@code sync}, then {@link #QUIET_MILLIS} with nothing freed. */
+  private static void quiet() throws IOException, InterruptedException {
+    sync();
+    Thread.sleep(QUIET_MILLIS);
+  }
+
+  /**
+   * The page-cache write again, into memory freed just before (1 GiB written, fdatasync, and
+   * deleted, untimed): what the same dd does when the machine's host has not taken the memory back.
+   */
+  private double ddIntoRecycledMemory(Path source) throws Exception {
+    sync();
+    Path recycled = work.resolve("recycled-1gib.bin");
+    BenchSupport.must(Duration.ofSeconds(180), "dd", "if=/dev/zero", "of=" + recycled, "bs=1M", "count=1024",
+        "conv=fdatasync");
+    Files.delete(recycled);
+    return ddWrite(source, false, DD_RECYCLED);
+  }
+
   // ------------------------------------------------------------------------------------ the ways
 
-  private double ddWrite(Path source, boolean fdatasync) throws Exception {
+  private double ddWrite(Path source, boolean fdatasync, String way) throws Exception {
     phase = "dd";
     Path target = work.resolve("dd-1gib.bin");
     try {
@@ -221,7 +254,7 @@ final class StreamBench {
       }
       startCpu();
       BenchSupport.Output o = BenchSupport.run(Duration.ofSeconds(180), cmd.toArray(String[]::new));
-      stopCpu(fdatasync ? "dd write, conv=fdatasync" : "dd write, no fsync (page cache)");
+      stopCpu(way);
       if (o.exit() != 0) {
         throw new IllegalStateException("dd failed: " + o.all());
       }
@@ -380,6 +413,7 @@ final class StreamBench {
     JsonObject job = claimed.bodyAsJsonObject().getJsonObject("job");
     String jobId = job.getString("id");
     String claim = job.getString("claimToken");
+    quiet();
     phase = "output";
     Path answer = work.resolve("output-answer.json");
     double fsyncBefore = appFsyncSeconds(app);
@@ -546,9 +580,16 @@ final class StreamBench {
     md.append(String.format(Locale.ROOT,
         "1 GiB (pseudo-random bytes), %d repetitions, interleaved; the app started with"
             + " `java -Xmx128m -jar shotstash.jar` (a heap of 128 MiB cannot hold a 1 GiB body, so these runs also show the bodies"
-            + " stream). `sync` before each write. Uploads and downloads go over loopback; the file being served is in the page"
-            + " cache for both the app and nginx.%n%n",
-        reps));
+            + " stream). Uploads and downloads go over loopback; the file being served is in the page cache for both the app"
+            + " and nginx.%n%n"
+            + "Before each timed write: `sync`, then %d s in which nothing is freed. This machine is a virtual machine"
+            + " whose kernel hands free memory back to its host about 2 s after it is freed (free page reporting); while the"
+            + " host takes back a gigabyte, everything in the machine slows down, and a write into memory freed just before"
+            + " copies several times faster than into memory the host took back (the row \"%s\"). Without the pause, which"
+            + " transfer met the host's reclaim of the last deleted file decided the ratios more than the transfers did (in"
+            + " one such run, the tus upload measured from 0.36× to 0.84× the plain upload; its slow repetitions were those"
+            + " whose last PATCHes ran 2 s after a deletion).%n%n",
+        reps, QUIET_MILLIS / 1000, DD_RECYCLED));
     md.append("| way | MB/s (each repetition) | median MB/s |\n|---|---|---:|\n");
     speeds.forEach((way, list) -> md.append(String.format(Locale.ROOT, "| %s | %s | **%s** |%n", way,
         String.join(", ", list.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList()),
@@ -557,8 +598,8 @@ final class StreamBench {
     String upload = "app upload `POST /api/v1/files`";
     String output = "worker output `PUT .../jobs/:id/output`";
     String download = "app download `GET /media/o/:id`";
-    String ddSync = "dd write, conv=fdatasync";
-    String ddCache = "dd write, no fsync (page cache)";
+    String ddSync = DD_SYNC;
+    String ddCache = DD_CACHE;
     String nginx = "nginx download";
     md.append(
         "\nCPU during the last repetition of each (`app` is the app process; `tools` is curl or dd, and nginx; the"
