@@ -651,7 +651,7 @@ final class StreamBench {
             + " and %d `PATCH`es of 64 MiB over one keep-alive connection (curl, which asks `Expect: 100-continue` as it does for"
             + " the plain upload), in each repetition just before or just after the plain upload (they take turns), after one"
             + " untimed upload of each way; each PATCH's bytes are forced to disk and its offset"
-            + " recorded (in a file beside the bytes, then in PostgreSQL) before its `204`, and the last one moves the finished"
+            + " recorded (in a file beside the bytes, and mirrored in PostgreSQL) before its `204`, and the last one moves the finished"
             + " file into the library as the plain upload does. Goal (tus adds at most 10%% to the plain upload's time, i.e. at"
             + " least %.2f× its rate): %s (%.2f× the plain upload, %.2f× dd with fdatasync).%n",
         GIB / PIECE, 1 / 1.1, tus >= 1 / 1.1 ? "**met**" : "**not met**", tus, tusDd));
