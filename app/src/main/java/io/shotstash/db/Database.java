@@ -212,7 +212,14 @@ public final class Database {
   }
 
   private static PgConnectOptions connectOptions(Config config) {
-    DatabaseUrl url = config.database();
+    return connectOptions(config.database());
+  }
+
+  /**
+   * How the app's sessions reach PostgreSQL at {@code url} (prepared statements cached); a fresh
+   * copy each call, so a caller may add its own properties.
+   */
+  public static PgConnectOptions connectOptions(DatabaseUrl url) {
     PgConnectOptions connect = new PgConnectOptions()
         .setHost(url.host())
         .setPort(url.port())

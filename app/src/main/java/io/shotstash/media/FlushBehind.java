@@ -23,11 +23,11 @@ import java.util.function.LongConsumer;
  * at a time, docs/benchmarks.md).
  */
 public final class FlushBehind {
-  private final WorkerExecutor syncs;
-  private final Path file;
   /** Bytes between two forces in the last {@code every} bytes of a body of known length. */
   static final long LAST_STEP = 1L << 20;
 
+  private final WorkerExecutor syncs;
+  private final Path file;
   private final long every;
   private final long expected;
   private final LongConsumer forcedNanos;

@@ -84,19 +84,13 @@ public final class PartialFiles {
     return id;
   }
 
-  /** The durable offset of upload {@code id}: 0 before its first bytes. */
-  public Future<Long> offset(String id) {
-    Path file = offsetFile(id);
-    return vertx.executeBlocking(() -> readOffset(file), false);
-  }
-
   /**
-   * Where upload {@code id}'s bytes stand for a PATCH (its lock held): the durable offset, and how
+   * Where upload {@code id}'s bytes stand: the durable offset (0 before its first bytes), and how
    * many bytes its part holds (more than the offset when an earlier PATCH failed after writing).
    */
   public record Durable(long offset, long partBytes) {}
 
-  /** {@link Durable} of upload {@code id}, read in one go. */
+  /** {@link Durable} of upload {@code id}, read in one trip to a worker thread. */
   public Future<Durable> durable(String id) {
     Path file = offsetFile(id);
     Path part = part(id);
@@ -123,9 +117,8 @@ public final class PartialFiles {
   /**
    * Appends {@code body} after the durable offset ({@code at}), at most {@code maxBytes}, having
    * declared {@code declared} bytes (-1: unknown; its last stretch is then not forced in small steps,
-   * {@link FlushBehind}); bytes a
-   * failed earlier PATCH left past the offset are cut off first. A body longer than {@code maxBytes}
-   * stops with {@link Storage.TooLargeException}. A client that goes away stops it too, and what was
+   * {@link FlushBehind}); bytes a failed earlier PATCH left past the offset are cut off first. A body
+   * longer than {@code maxBytes} stops with {@link Storage.TooLargeException}. A client that goes away stops it too, and what was
    * written until then is reported, so the caller can keep it. The body must be paused; this
    * resumes it.
    */

@@ -113,7 +113,7 @@ public final class ResumableUploads {
       if (row.completed()) {
         return Future.succeededFuture(new Progress(row, row.length(), row.resultId()));
       }
-      return files.offset(row.id()).compose(offset -> {
+      return files.durable(row.id()).map(PartialFiles.Durable::offset).compose(offset -> {
         if (offset < row.length()) {
           return Future.succeededFuture(new Progress(row, offset, null));
         }

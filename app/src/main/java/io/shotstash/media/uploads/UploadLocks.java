@@ -1,6 +1,7 @@
 package io.shotstash.media.uploads;
 
 import io.shotstash.config.Config;
+import io.shotstash.db.Database;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -44,12 +45,7 @@ final class UploadLocks {
 
   UploadLocks(Vertx vertx, Config.DatabaseUrl database) {
     this.vertx = vertx;
-    this.options = new PgConnectOptions().setHost(database.host()).setPort(database.port())
-        .setDatabase(database.database()).setUser(database.user()).setCachePreparedStatements(true)
-        .addProperty("application_name", SESSION_NAME);
-    if (database.password() != null) {
-      options.setPassword(database.password());
-    }
+    this.options = Database.connectOptions(database).addProperty("application_name", SESSION_NAME);
   }
 
   /**
