@@ -38,7 +38,7 @@ public final class Envelope {
   }
 
   public static Future<Void> error(RoutingContext ctx, ApiError error) {
-    return error(ctx.response(), error, RequestTrace.id(ctx));
+    return LingeringClose.answer(ctx, () -> error(ctx.response(), error, RequestTrace.id(ctx)));
   }
 
   /** A refusal on a bare response (a request the router never saw: HTTP itself could not read it). */
@@ -61,6 +61,10 @@ public final class Envelope {
 
   /** Writes any failure: our refusals as they are, anything else as a 500 with a logged trace id. */
   public static Future<Void> failure(RoutingContext ctx, Throwable failure) {
+    return LingeringClose.answer(ctx, () -> answer(ctx, failure));
+  }
+
+  private static Future<Void> answer(RoutingContext ctx, Throwable failure) {
     ApiError error = ApiError.from(failure);
     if (error != null) {
       return error(ctx.response(), error, ApiError.traceId(failure).orElseGet(() -> RequestTrace.id(ctx)));
@@ -76,7 +80,7 @@ public final class Envelope {
       RequestTrace.about(log.atWarn(), ctx)
           .log("{} {} refused while {}: {}", ctx.request().method(), ctx.request().path(), outage.code(),
               String.valueOf(failure.getMessage()));
-      return error(ctx, outage);
+      return error(ctx.response(), outage, RequestTrace.id(ctx));
     }
     String traceId = RequestTrace.id(ctx);
     RequestTrace.about(log.atError(), ctx).setCause(failure)

@@ -10,7 +10,6 @@ import io.shotstash.media.uploads.UploadRow;
 import io.shotstash.publicdata.records.AccountLevel;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -203,9 +202,8 @@ record TusRoutes(ResumableUploads uploads, long maxBytes) {
   }
 
   /**
-   * Runs a handler; a refusal is answered in the envelope with {@code Tus-Resumable}, and a refused
-   * request whose body is still coming has its connection closed after the answer, rather than
-   * reading gigabytes to keep it.
+   * Runs a handler; a refusal is answered in the envelope with {@code Tus-Resumable} (and a refused
+   * body still coming is dealt with as {@link LingeringClose} says).
    */
   private void run(RoutingContext ctx, Supplier<Future<?>> handler) {
     Future<?> work;
@@ -223,18 +221,8 @@ record TusRoutes(ResumableUploads uploads, long maxBytes) {
         return;
       }
       tus(ctx.response());
-      Throwable refusal = Uploads.refusalFor(err,
-          ApiError.of(413, "body_too_large", "Uploads are limited to " + (maxBytes >> 20) + " MB"));
-      boolean unread = !req.isEnded() && Uploads.hasBody(req) && req.method() != HttpMethod.HEAD
-          && !Uploads.clientWentAway(err);
-      if (unread && !ctx.response().ended()) {
-        ctx.response().putHeader("Connection", "close");
-      }
-      Envelope.failure(ctx, refusal).onComplete(v -> {
-        if (unread) {
-          req.connection().close();
-        }
-      });
+      Envelope.failure(ctx, Uploads.refusalFor(err,
+          ApiError.of(413, "body_too_large", "Uploads are limited to " + (maxBytes >> 20) + " MB")));
     });
   }
 }

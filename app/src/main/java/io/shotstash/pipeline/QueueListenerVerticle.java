@@ -1,5 +1,6 @@
 package io.shotstash.pipeline;
 
+import io.shotstash.db.Database;
 import io.shotstash.config.Config;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -33,11 +34,8 @@ public final class QueueListenerVerticle extends VerticleBase {
   }
 
   private Future<Void> listen() {
-    PgConnectOptions options = new PgConnectOptions().setHost(url.host()).setPort(url.port())
-        .setDatabase(url.database()).setUser(url.user());
-    if (url.password() != null) {
-      options.setPassword(url.password());
-    }
+    PgConnectOptions options = Database.connectOptions(url)
+        .addProperty("application_name", "shotstash queue listener");
     return PgConnection.connect(vertx, options).compose(conn -> {
       connection = conn;
       conn.notificationHandler(n -> {

@@ -1,8 +1,9 @@
 package io.shotstash.http.pipeline;
 
 import io.shotstash.bus.ApiError;
-import io.shotstash.http.RequestTrace;
+import io.shotstash.http.LingeringClose;
 import io.shotstash.http.Uploads;
+import io.shotstash.http.RequestTrace;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -45,18 +46,9 @@ final class ContractResponses {
     if (error.retryAfterSeconds() != null) {
       ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
     }
-    boolean unread = !ctx.request().isEnded() && Uploads.hasBody(ctx.request());
-    if (unread) {
-      // The client is still sending a body we will not read (a refused upload): answer, then close,
-      // rather than read gigabytes to keep the connection.
-      ctx.response().putHeader("Connection", "close");
-    }
-    Future<Void> sent =
-        json(ctx, error.status(), new JsonObject().put("code", error.code()).put("message", error.message()));
-    if (unread) {
-      sent.onComplete(v -> ctx.request().connection().close());
-    }
-    return sent;
+    // a refused upload still coming: LingeringClose says what happens to its connection
+    return LingeringClose.answer(ctx,
+        () -> json(ctx, error.status(), new JsonObject().put("code", error.code()).put("message", error.message())));
   }
 
   static Future<Void> internal(RoutingContext ctx, Throwable failure) {

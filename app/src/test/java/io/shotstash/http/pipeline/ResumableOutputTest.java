@@ -349,6 +349,28 @@ class ResumableOutputTest extends WithSignedInApp {
   }
 
   @Test
+  void aRefusedPatchIsReadWhileItsBodyIsStillComing() throws Exception {
+    Claimed c = claimed("sender");
+    Claimed other = claimed("stranger");
+    String path = halfSent(c.worker(), c.id(), c.claim(), 12);
+    // more than loopback's socket buffers hold: a server that stopped reading at the refusal would
+    // block this send, then reset the connection and lose its answer
+    byte[] body = noise((int) (12 * MB), 13);
+    try (RawHttp raw = new RawHttp(app.port())) {
+      raw.send("PATCH " + ContractWorker.BASE + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Worker-Token: "
+          + other.worker().token() + "\r\nX-Claim-Token: " + c.claim() + "\r\nTus-Resumable: 1.0.0\r\n"
+          + "Upload-Offset: " + MB + "\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: "
+          + body.length + "\r\n\r\n");
+      raw.send(body);
+      RawHttp.Response refused = raw.read();
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(404);
+      assertThat(refused.header("X-Shotstash-Error-Code")).isEqualTo("UPLOAD_NOT_FOUND");
+      assertThat(refused.header("Connection")).isEqualTo("close");
+    }
+    assertThat(head(c.worker(), path, c.claim()).header("Upload-Offset")).isEqualTo(Long.toString(MB));
+  }
+
+  @Test
   void theOutputLimitAppliesAtCreationAndAtEveryPatch() throws Exception {
     Claimed c = claimed("limit");
     ContractWorker w = c.worker();

@@ -3,6 +3,7 @@ package io.shotstash.http.uploads;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shotstash.testing.Folders;
+import io.shotstash.testing.RawHttp;
 import io.shotstash.testing.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
@@ -354,6 +355,27 @@ class TusUploadHttpTest {
     assertThat(head(editor, path).statusCode()).isEqualTo(404);
     assertThat(patch(editor, path, 600, bytes(400, 8)).statusCode()).isEqualTo(404);
     assertThat(app.db().number("SELECT count(*) FROM media_files WHERE name = 'ended.mp4'")).isZero();
+  }
+
+  @Test
+  void aRefusalIsReadEvenWhileTheRefusedBodyIsStillComing() throws IOException {
+    String path = created(1000, "held.mp4");
+    // more than loopback's socket buffers hold: a server that stopped reading at its refusal would
+    // block this send, then reset the connection and lose its answer
+    byte[] body = bytes(12 << 20, 14);
+    try (RawHttp raw = new RawHttp(app.port())) {
+      raw.send("PATCH " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + otherEditor
+          + "\r\nTus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\nUpload-Offset: 0"
+          + "\r\nContent-Length: " + body.length + "\r\n\r\n");
+      raw.send(body);
+      RawHttp.Response refused = raw.read();
+      // over this app's 2 MB limit, which is checked first
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(413);
+      assertThat(new JsonObject(refused.text()).getJsonObject("error").getString("code")).isEqualTo("body_too_large");
+      assertThat(refused.header("Connection")).isEqualTo("close");
+      assertThat(refused.header("Tus-Resumable")).isEqualTo("1.0.0");
+    }
+    assertThat(head(editor, path).getHeader("Upload-Offset")).isEqualTo("0");
   }
 
   @Test
