@@ -283,6 +283,7 @@ public final class HttpWorkerClient implements WorkerClient {
     private final HttpClientRequest req;
     private final AsyncFile body;
     private boolean bodyStarted;
+    private boolean bodySent;
     private boolean answered;
 
     ContinuedUpload(HttpClientRequest req, AsyncFile body) {
@@ -304,12 +305,27 @@ public final class HttpWorkerClient implements WorkerClient {
         return;
       }
       bodyStarted = true;
-      body.pipeTo(req).onFailure(err -> req.reset());
+      body.pipeTo(req).onComplete(ar -> {
+        if (ar.succeeded()) {
+          bodySent = true;
+        } else {
+          dropConnection();
+        }
+      });
     }
 
-    /** Answered before any byte of the body went (a refusal): this request cannot be finished, so drop its connection. */
+    /**
+     * Answered before the whole body went (a refusal): this request cannot be finished, so its
+     * connection is closed (the app closes it too, after reading what still comes). Not {@code
+     * reset()}: once the answer has ended, Vert.x 5.0.7 hands a reset request's connection back to
+     * the pool, and the next call would go out on a connection the app reads as the rest of this body.
+     */
     Future<Void> releaseUnsent() {
-      return bodyStarted ? Future.succeededFuture() : req.reset().otherwiseEmpty();
+      return bodySent ? Future.succeededFuture() : dropConnection();
+    }
+
+    private Future<Void> dropConnection() {
+      return req.connection().close().otherwiseEmpty();
     }
   }
 

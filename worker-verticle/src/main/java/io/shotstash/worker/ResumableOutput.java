@@ -148,10 +148,16 @@ final class ResumableOutput {
           return http.request(options)
               .compose(req -> {
                 client.transfers().put(job.id(), req);
-                return req.send(in);
+                return req.send(in)
+                    .recover(err -> Future.failedFuture(WorkerCallException.noAnswer(CALL, err)))
+                    .compose(this::afterPatch)
+                    // a refusal may come before the whole body went: that request cannot be
+                    // finished, so its connection must not carry the next call (HttpWorkerClient's
+                    // ContinuedUpload says why it is closed rather than reset)
+                    .onFailure(err -> req.connection().close());
               })
-              .recover(err -> Future.failedFuture(WorkerCallException.noAnswer(CALL, err)))
-              .compose(this::afterPatch)
+              .recover(err -> Future.failedFuture(err instanceof WorkerCallException ? err
+                  : WorkerCallException.noAnswer(CALL, err)))
               .eventually(() -> in.close().otherwiseEmpty())
               .onComplete(ar -> client.transfers().remove(job.id()));
         })
