@@ -24,8 +24,12 @@ import java.util.function.Supplier;
  * gigabytes is not read to the end.
  */
 public final class LingeringClose {
-  /** Nothing more came for this long: the client is reading the answer, or gone. */
-  static final long IDLE_MILLIS = 1_000;
+  /**
+   * Nothing more came for this long: the client is reading the answer, or gone. Not shorter: a
+   * client still sending when we close gets a reset, which can cost it the answer, and a busy
+   * machine can stall a sender for a second.
+   */
+  static final long IDLE_MILLIS = 2_000;
   /** The longest a refused body is read. */
   static final long MAX_MILLIS = 5_000;
 

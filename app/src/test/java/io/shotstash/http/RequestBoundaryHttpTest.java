@@ -183,9 +183,7 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
     // send for good, and one that closed at once would reset the connection and lose the answer
     byte[] body = new byte[12 << 20];
     try (RawHttp raw = new RawHttp(app.port())) {
-      raw.send("POST /api/v1/files?folderId=" + UUID.randomUUID() + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
-          + admin + "\r\nContent-Type: video/mp4\r\nX-File-Name: lost.mp4\r\nContent-Length: " + body.length
-          + "\r\n\r\n");
+      raw.send(refusedUploadHead(body.length));
       raw.send(body);
       RawHttp.Response refused = raw.read();
       assertThat(refused.status()).as(refused.toString()).isEqualTo(422);
@@ -195,6 +193,44 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
       assertThat(refused.header("Connection")).isEqualTo("close");
     }
     assertThat(count("SELECT count(*) FROM media_files WHERE name = 'lost.mp4'")).isZero();
+  }
+
+  /** The head of an upload the app refuses (no such folder), declaring {@code length} bytes of body. */
+  static String refusedUploadHead(long length) {
+    return "POST /api/v1/files?folderId=" + UUID.randomUUID() + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        + admin + "\r\nContent-Type: video/mp4\r\nX-File-Name: lost.mp4\r\nContent-Length: " + length + "\r\n\r\n";
+  }
+
+  @Test
+  void aRefusedBodyThatStopsComingHasItsConnectionClosed() throws Exception {
+    try (RawHttp raw = new RawHttp(app.port())) {
+      raw.send(refusedUploadHead(1_000_000)).send(new byte[1000]);
+      RawHttp.Response refused = raw.read();
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(422);
+      assertThat(refused.header("Connection")).isEqualTo("close");
+      // the client sends nothing more: the app does not wait for the rest for ever
+      assertThat(raw.closedWithin(15_000)).isTrue();
+    }
+  }
+
+  @Test
+  void aRefusedBodyThatKeepsTricklingIsNotReadForEver() throws Exception {
+    try (RawHttp raw = new RawHttp(app.port())) {
+      raw.send(refusedUploadHead(1_000_000)).send(new byte[1000]);
+      assertThat(raw.read().status()).isEqualTo(422);
+      // a byte every 200 ms keeps the connection from going idle; the app still closes it (5 s at
+      // most); 15 s is the test's patience, not the rule
+      boolean closed = false;
+      for (int i = 0; i < 75 && !closed; i++) {
+        try {
+          raw.send(new byte[1]);
+          closed = raw.closedWithin(200);
+        } catch (java.io.IOException e) {
+          closed = true; // the write met the closed connection
+        }
+      }
+      assertThat(closed).isTrue();
+    }
   }
 
   // ---- X-File-Name ----

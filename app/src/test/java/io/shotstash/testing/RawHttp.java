@@ -100,6 +100,24 @@ public final class RawHttp implements AutoCloseable {
     return head.toString(StandardCharsets.ISO_8859_1);
   }
 
+  /**
+   * Whether the server closes the connection within {@code millis}: reads (and drops) anything
+   * more it sends until then.
+   */
+  public boolean closedWithin(int millis) throws IOException {
+    socket.setSoTimeout(millis);
+    try {
+      while (in.read() >= 0) {
+        // nothing more is expected; keep reading to the end
+      }
+      return true;
+    } catch (java.net.SocketTimeoutException e) {
+      return false;
+    } catch (java.net.SocketException e) {
+      return true; // reset: closed as well
+    }
+  }
+
   @Override
   public void close() throws IOException {
     socket.close();

@@ -2,8 +2,8 @@ package io.shotstash.http.pipeline;
 
 import io.shotstash.bus.ApiError;
 import io.shotstash.http.LingeringClose;
-import io.shotstash.http.Uploads;
 import io.shotstash.http.RequestTrace;
+import io.shotstash.http.Uploads;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
