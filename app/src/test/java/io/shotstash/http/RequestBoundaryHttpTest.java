@@ -11,6 +11,7 @@ import io.shotstash.testing.WithSignedInApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.util.Map;
@@ -176,6 +177,12 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
     assertThat(count("SELECT count(*) FROM media_files WHERE name = 'cut.mp4'")).isZero();
   }
 
+  /** The head of an upload the app refuses (no such folder), declaring {@code length} bytes of body. */
+  static String refusedUploadHead(long length) {
+    return "POST /api/v1/files?folderId=" + UUID.randomUUID() + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        + admin + "\r\nContent-Type: video/mp4\r\nX-File-Name: lost.mp4\r\nContent-Length: " + length + "\r\n\r\n";
+  }
+
   @Test
   @Timeout(60)
   void anUploadRefusedWhileItsBodyIsStillComingIsAnsweredAndItsConnectionClosed() throws Exception {
@@ -193,12 +200,6 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
       assertThat(refused.header("Connection")).isEqualTo("close");
     }
     assertThat(count("SELECT count(*) FROM media_files WHERE name = 'lost.mp4'")).isZero();
-  }
-
-  /** The head of an upload the app refuses (no such folder), declaring {@code length} bytes of body. */
-  static String refusedUploadHead(long length) {
-    return "POST /api/v1/files?folderId=" + UUID.randomUUID() + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
-        + admin + "\r\nContent-Type: video/mp4\r\nX-File-Name: lost.mp4\r\nContent-Length: " + length + "\r\n\r\n";
   }
 
   @Test
@@ -225,7 +226,7 @@ class RequestBoundaryHttpTest extends WithSignedInApp {
         try {
           raw.send(new byte[1]);
           closed = raw.closedWithin(200);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
           closed = true; // the write met the closed connection
         }
       }

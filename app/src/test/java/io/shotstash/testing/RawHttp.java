@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -111,9 +113,9 @@ public final class RawHttp implements AutoCloseable {
         // nothing more is expected; keep reading to the end
       }
       return true;
-    } catch (java.net.SocketTimeoutException e) {
+    } catch (SocketTimeoutException e) {
       return false;
-    } catch (java.net.SocketException e) {
+    } catch (SocketException e) {
       return true; // reset: closed as well
     }
   }

@@ -127,6 +127,13 @@ class ResumableOutputTest extends WithSignedInApp {
     app.db().execute("UPDATE pipeline_jobs SET run_after = now() WHERE id = '" + jobId + "'");
   }
 
+  /** A PATCH's head by hand, declaring {@code length} bytes of body (for bodies no client here sends as wanted). */
+  static String rawPatchHead(ContractWorker w, String path, String claim, long offset, long length) {
+    return "PATCH " + ContractWorker.BASE + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Worker-Token: " + w.token()
+        + "\r\nX-Claim-Token: " + claim + "\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: " + offset
+        + "\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: " + length + "\r\n\r\n";
+  }
+
   static Answer head(ContractWorker w, String path, String claim) {
     return w.call(HttpMethod.HEAD, path, tus(claim), null);
   }
@@ -357,10 +364,7 @@ class ResumableOutputTest extends WithSignedInApp {
     // block this send, then reset the connection and lose its answer
     byte[] body = noise((int) (12 * MB), 13);
     try (RawHttp raw = new RawHttp(app.port())) {
-      raw.send("PATCH " + ContractWorker.BASE + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Worker-Token: "
-          + other.worker().token() + "\r\nX-Claim-Token: " + c.claim() + "\r\nTus-Resumable: 1.0.0\r\n"
-          + "Upload-Offset: " + MB + "\r\nContent-Type: application/offset+octet-stream\r\nContent-Length: "
-          + body.length + "\r\n\r\n");
+      raw.send(rawPatchHead(other.worker(), path, c.claim(), MB, body.length));
       raw.send(body);
       RawHttp.Response refused = raw.read();
       assertThat(refused.status()).as(refused.toString()).isEqualTo(404);
@@ -380,14 +384,7 @@ class ResumableOutputTest extends WithSignedInApp {
 
     String path = pathOf(create(w, c.id(), c.claim(), MB));
     assertRefusal(patch(w, path, c.claim(), 0, noise((int) MB + 1, 9)), 413, "OUTPUT_TOO_LARGE");
-    Map<String, String> h = tus(c.claim());
-    h.put("Upload-Offset", "0");
-    h.put("Content-Type", "application/offset+octet-stream");
-    h.put("Content-Length", Long.toString(17 * MB));
-    RawHttp.Response over = RawHttp.exchange(app.port(), ("PATCH " + ContractWorker.BASE + path + " HTTP/1.1\r\n"
-        + "Host: 127.0.0.1\r\nX-Worker-Token: " + w.token() + "\r\nX-Claim-Token: " + c.claim()
-        + "\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\n"
-        + "Content-Length: " + 17 * MB + "\r\n\r\n"));
+    RawHttp.Response over = RawHttp.exchange(app.port(), rawPatchHead(w, path, c.claim(), 0, 17 * MB));
     assertThat(over.status()).isEqualTo(413);
     assertThat(over.header("X-Shotstash-Error-Code")).isEqualTo("OUTPUT_TOO_LARGE");
     Answer state = head(w, path, c.claim());

@@ -200,13 +200,18 @@ class TusUploadHttpTest {
     assertThat(head(editor, path).getHeader("Upload-Offset")).isEqualTo("100");
   }
 
+  /** A PATCH's head by hand, by {@code token}'s holder, declaring {@code length} bytes of body. */
+  static String patchHead(String token, String path, long offset, long length) {
+    return "PATCH " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+        + "\r\nTus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\nUpload-Offset: " + offset
+        + "\r\nContent-Length: " + length + "\r\n\r\n";
+  }
+
   /** Raw HTTP: the head of a PATCH and the first half of its body, the rest held back. */
   static Socket startPatch(String path, long offset, byte[] body, int sendFirst) throws IOException {
     Socket s = new Socket("127.0.0.1", app.port());
     OutputStream out = s.getOutputStream();
-    out.write(("PATCH " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + editor
-        + "\r\nTus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\nUpload-Offset: " + offset
-        + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.write(patchHead(editor, path, offset, body.length).getBytes(StandardCharsets.US_ASCII));
     out.write(body, 0, sendFirst);
     out.flush();
     return s;
@@ -364,9 +369,7 @@ class TusUploadHttpTest {
     // block this send, then reset the connection and lose its answer
     byte[] body = bytes(12 << 20, 14);
     try (RawHttp raw = new RawHttp(app.port())) {
-      raw.send("PATCH " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + otherEditor
-          + "\r\nTus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\nUpload-Offset: 0"
-          + "\r\nContent-Length: " + body.length + "\r\n\r\n");
+      raw.send(patchHead(otherEditor, path, 0, body.length));
       raw.send(body);
       RawHttp.Response refused = raw.read();
       // over this app's 2 MB limit, which is checked first
